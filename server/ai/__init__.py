@@ -1,0 +1,41 @@
+"""Computer players. Each one is a ``Player``: ``choose(view, legal_moves, rng) -> Move``.
+
+A player is handed the seat's view, never the position, so it cannot see the opponent's
+hand or the order of the deck.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Move, Position, View, legal_moves, view_for
+from .base import Player
+from .facil import Facil
+
+LEVELS: dict[str, Player] = {"facil": Facil()}
+
+
+def _register_normal() -> None:
+    try:
+        from .normal import Normal
+    except ImportError:  # pragma: no cover - Normal is being written
+        return
+    LEVELS["normal"] = Normal()
+
+
+_register_normal()
+
+
+def choose_for_position(level: str, position: Position, seed: int | str) -> Move:
+    """The move the ``level`` player makes for the seat to move, from that seat's view."""
+    player = LEVELS[level]
+    view = view_for(position, position.turn)
+    moves = legal_moves(view.as_position())
+    return player.choose(view, moves, random.Random(f"{level}:{seed}"))
+
+
+def choose(level: str, view: View, moves: list[Move], rng: random.Random) -> Move:
+    return LEVELS[level].choose(view, moves, rng)
+
+
+__all__ = ["LEVELS", "Player", "choose", "choose_for_position"]

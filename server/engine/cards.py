@@ -1,0 +1,78 @@
+"""Cards: the 52 cards of a French deck, their text form and their values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import NotationError
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("s", "h", "d", "c")  # picas, corazones, diamantes, tréboles
+RANK_OF_TEXT = {text: number for number, text in enumerate(RANKS, start=1)}
+
+RANK_NAMES_ES = {
+    1: "as", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
+    8: "ocho", 9: "nueve", 10: "diez", 11: "jota", 12: "reina", 13: "rey",
+}
+SUIT_NAMES_ES = {"s": "picas", "h": "corazones", "d": "diamantes", "c": "tréboles"}
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Card:
+    """A card: rank 1 (ace) to 13 (king) and a suit letter."""
+
+    rank: int
+    suit: str
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= 13 or self.suit not in SUITS:
+            raise NotationError(f"carta inválida: {self.rank!r}{self.suit!r}")
+
+    @classmethod
+    def parse(cls, text: object) -> Card:
+        """Reads a card such as ``As``, ``10d`` or ``Qh``; anything else raises NotationError."""
+        if isinstance(text, str):
+            card = _BY_CODE.get(text)
+            if card is not None:
+                return card
+        raise NotationError(f"bad card {text!r}")
+
+    @property
+    def code(self) -> str:
+        return f"{RANKS[self.rank - 1]}{self.suit}"
+
+    @property
+    def value(self) -> int:
+        """The card's value inside a sum: its number, J 11, Q 12, K 13, the ace 1."""
+        return self.rank
+
+    @property
+    def is_ace(self) -> bool:
+        return self.rank == 1
+
+    @property
+    def capture_value(self) -> int:
+        """The value a card takes when played to capture: the ace takes 14."""
+        return 14 if self.rank == 1 else self.rank
+
+    def name_es(self) -> str:
+        """Spanish accessible name, e.g. ``nueve de picas``."""
+        return f"{RANK_NAMES_ES[self.rank]} de {SUIT_NAMES_ES[self.suit]}"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
+_BY_CODE: dict[str, Card] = {card.code: card for card in DECK}
+
+TEN_OF_DIAMONDS = Card(10, "d")
+TWO_OF_SPADES = Card(2, "s")
+
+
+def holds_value(cards: tuple[Card, ...] | list[Card], value: int) -> bool:
+    """Whether some card takes a pile of ``value`` (for 14, an ace)."""
+    return any(card.capture_value == value for card in cards)

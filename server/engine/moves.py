@@ -1,0 +1,533 @@
+"""Moves: their JSON form, every legal move of a position, and playing one.
+
+Items on the table are numbered as bits of one integer: loose card ``i`` is bit
+``i``, pile ``j`` is bit ``len(cards) + j``. A take-set is such a mask, which
+keeps the enumeration of captures and builds fast and free of duplicates.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .cards import Card
+from .errors import IllegalMove, InvalidMove, NotationError
+from .position import Pile, Position
+from .scoring import HandResult, score_hand
+
+Kind = Literal["capture", "build", "trail"]
+KINDS: tuple[Kind, ...] = ("capture", "build", "trail")
+MAX_VALUE = 14
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: play ``card`` to capture or build with the table items ``take``, or trail it."""
+
+    kind: Kind
+    card: Card
+    take: frozenset[str] = field(default_factory=frozenset)
+    value: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "card": self.card.code}
+        if self.kind != "trail":
+            data["take"] = sorted(self.take, key=_item_order)
+        if self.kind == "build":
+            data["value"] = self.value
+        return data
+
+    def to_text(self) -> str:
+        return json.dumps(self.to_json(), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, data: object) -> Move:
+        if not isinstance(data, dict):
+            raise InvalidMove(f"a move must be an object, not {data!r}")
+        kind = data.get("kind")
+        if kind not in KINDS:
+            raise InvalidMove(f"bad move kind {kind!r}")
+        try:
+            card = Card.parse(data.get("card"))
+        except NotationError as exc:
+            raise InvalidMove(str(exc)) from exc
+        raw_take = data.get("take", [])
+        if not isinstance(raw_take, list) or not all(
+            isinstance(item, str) and 0 < len(item) <= 16 for item in raw_take
+        ):
+            raise InvalidMove(f"take must be a list of table items, not {raw_take!r}")
+        take = frozenset(raw_take)
+        if len(take) != len(raw_take):
+            raise InvalidMove(f"take names an item twice: {raw_take!r}")
+        value = data.get("value")
+        if kind == "build":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidMove(f"a build must say its value, not {value!r}")
+        elif value is not None:
+            raise InvalidMove(f"a {kind} has no value, got {value!r}")
+        if kind == "trail" and take:
+            raise InvalidMove("a trail takes nothing")
+        return cls(kind=kind, card=card, take=take, value=value)
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise InvalidMove(f"move is not JSON: {text!r}") from exc
+        return cls.from_json(data)
+
+    @classmethod
+    def capture(cls, card: str, *take: str) -> Move:
+        return cls("capture", Card.parse(card), frozenset(take))
+
+    @classmethod
+    def build(cls, card: str, *take: str, value: int) -> Move:
+        return cls("build", Card.parse(card), frozenset(take), value)
+
+    @classmethod
+    def trail(cls, card: str) -> Move:
+        return cls("trail", Card.parse(card))
+
+    def sort_key(self) -> tuple[int, int, str, tuple[str, ...], int]:
+        return (
+            KINDS.index(self.kind), self.card.rank, self.card.suit,
+            tuple(sorted(self.take, key=_item_order)), self.value or 0,
+        )
+
+    def __repr__(self) -> str:
+        args = ", ".join(repr(x) for x in [self.card.code, *sorted(self.take, key=_item_order)])
+        if self.kind == "build":
+            return f"Move.build({args}, value={self.value})"
+        return f"Move.{self.kind}({args})"
+
+
+def _item_order(item: str) -> tuple[int, str]:
+    return (1 if re.fullmatch(r"p\d+", item) else 0, item)
+
+
+# -- the table, indexed for enumeration -------------------------------------------
+
+
+class Table:
+    """The table of a position with the sums of its loose cards precomputed."""
+
+    def __init__(self, cards: tuple[Card, ...], piles: tuple[Pile, ...]) -> None:
+        self.cards = cards
+        self.piles = piles
+        n = len(cards)
+        self.n = n
+        self.items: list[str] = [c.code for c in cards] + [p.id for p in piles]
+        self.bit_of: dict[str, int] = {item: 1 << i for i, item in enumerate(self.items)}
+        self.all_loose = (1 << n) - 1
+        # subsets of loose cards with sum <= 14 (aces 1): by sum, of size >= 1 and >= 2
+        self.sums: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
+        self.multi: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
+        values = [c.value for c in cards]
+        stack: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]  # next index, mask, sum, size
+        while stack:
+            start, mask, total, size = stack.pop()
+            for i in range(start, n):
+                s = total + values[i]
+                if s > MAX_VALUE:
+                    continue
+                m = mask | (1 << i)
+                self.sums[s].append(m)
+                if size >= 1:
+                    self.multi[s].append(m)
+                stack.append((i + 1, m, s, size + 1))
+        self._capture_unions: dict[int, set[int]] = {}
+        self._other_unions: dict[int, set[int]] = {}
+
+    def pile_bit(self, j: int) -> int:
+        return 1 << (self.n + j)
+
+    def rank_mask(self, rank: int) -> int:
+        mask = 0
+        for i, card in enumerate(self.cards):
+            if card.rank == rank:
+                mask |= 1 << i
+        return mask
+
+    def piles_of_value(self, value: int) -> int:
+        mask = 0
+        for j, pile in enumerate(self.piles):
+            if pile.value == value:
+                mask |= self.pile_bit(j)
+        return mask
+
+    def capture_unions(self, value: int) -> set[int]:
+        """Every union of disjoint sums (2+ loose cards) worth ``value``, the empty one included."""
+        found = self._capture_unions.get(value)
+        if found is None:
+            found = disjoint_unions(self.multi[value])
+            self._capture_unions[value] = found
+        return found
+
+    def other_unions(self, value: int) -> set[int]:
+        """Non-empty unions of disjoint groups worth ``value`` not containing the played card."""
+        found = self._other_unions.get(value)
+        if found is None:
+            groups = list(self.multi[value])
+            for i, card in enumerate(self.cards):
+                if card.value == value or (card.is_ace and value == MAX_VALUE):
+                    groups.append(1 << i)
+            for j, pile in enumerate(self.piles):
+                if pile.value == value:
+                    groups.append(self.pile_bit(j))
+            found = disjoint_unions(groups)
+            found.discard(0)
+            self._other_unions[value] = found
+        return found
+
+    def names(self, mask: int) -> frozenset[str]:
+        return frozenset(item for i, item in enumerate(self.items) if mask >> i & 1)
+
+    def mask_of(self, take: Iterable[str]) -> int | None:
+        mask = 0
+        for item in take:
+            bit = self.bit_of.get(item)
+            if bit is None:
+                return None
+            mask |= bit
+        return mask
+
+
+def disjoint_unions(groups: list[int]) -> set[int]:
+    reachable = {0}
+    for group in groups:
+        for mask in [m for m in reachable if not m & group]:
+            reachable.add(mask | group)
+    return reachable
+
+
+# -- enumeration ------------------------------------------------------------------
+
+
+def capture_masks(table: Table, card: Card) -> set[int]:
+    """Every legal take-set (as a mask) for capturing with ``card``."""
+    value = card.capture_value
+    mandatory = table.rank_mask(card.rank) | table.piles_of_value(value)
+    takes = {mandatory | union for union in table.capture_unions(value)}
+    takes.discard(0)
+    return takes
+
+
+def build_masks(
+    table: Table, card: Card, rest: tuple[Card, ...], seat: int
+) -> Iterator[tuple[int, int, bool]]:
+    """Every legal build with ``card`` as (mask, value, double); ``rest`` is the hand after it."""
+    held = {c.capture_value for c in rest}
+    owned = [
+        (table.pile_bit(j), pile.value) for j, pile in enumerate(table.piles) if pile.owner == seat
+    ]
+    hv = card.value
+    for value in range(2, MAX_VALUE + 1):
+        if value not in held:
+            continue
+        seen: set[int] = set()
+        simple: list[int] = []
+        if value - hv >= 1:
+            simple.extend(table.sums[value - hv])
+            for j, pile in enumerate(table.piles):
+                if pile.owner != seat and not pile.double and pile.value == value - hv:
+                    simple.append(table.pile_bit(j))
+        card_groups = list(simple)
+        if hv == value or (card.is_ace and value == MAX_VALUE):
+            card_groups.append(0)
+        for mask in simple:
+            if _keeps_piles(mask, owned, held):
+                seen.add(mask)
+                yield mask, value, False
+        others = table.other_unions(value)
+        if not others:
+            continue
+        for group in card_groups:
+            for union in others:
+                if group & union:
+                    continue
+                mask = group | union
+                if mask in seen or not _keeps_piles(mask, owned, held):
+                    continue
+                seen.add(mask)
+                yield mask, value, True
+
+
+def _keeps_piles(mask: int, owned: list[tuple[int, int]], held: set[int]) -> bool:
+    return all(bit & mask or value in held for bit, value in owned)
+
+
+def may_trail(position: Position, card: Card) -> bool:
+    seat = position.turn
+    if any(pile.owner == seat for pile in position.piles):
+        return False
+    return all(loose.rank != card.rank for loose in position.cards)
+
+
+def hand_without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    cards = list(hand)
+    cards.remove(card)
+    return tuple(cards)
+
+
+def moves_for_card(position: Position, card: Card, table: Table | None = None) -> list[Move]:
+    """Every legal move playing ``card`` from the hand of the seat to move."""
+    table = table or Table(position.cards, position.piles)
+    seat = position.turn
+    moves = [
+        Move("capture", card, table.names(mask)) for mask in capture_masks(table, card)
+    ]
+    rest = hand_without(position.hands[seat], card)
+    moves.extend(
+        Move("build", card, table.names(mask), value)
+        for mask, value, _ in build_masks(table, card, rest, seat)
+    )
+    if may_trail(position, card):
+        moves.append(Move("trail", card))
+    return moves
+
+
+def legal_moves(position: Position) -> list[Move]:
+    """Every legal move of the seat to move, each once, in a stable order."""
+    table = Table(position.cards, position.piles)
+    moves: list[Move] = []
+    for card in dict.fromkeys(position.hands[position.turn]):
+        moves.extend(moves_for_card(position, card, table))
+    moves.sort(key=Move.sort_key)
+    return moves
+
+
+# -- playing ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one move did: the next position, and the hand's result if it ended."""
+
+    position: Position
+    move: Move
+    taken: tuple[Card, ...] = ()
+    limpia: bool = False
+    dealt: bool = False
+    result: HandResult | None = None
+    swept: tuple[Card, ...] = ()  # cards the end of the hand gave to ``sweeper``
+    sweeper: int | None = None
+
+
+def play(position: Position, move: Move) -> Position:
+    """The position after ``move``; raises IllegalMove if the rules forbid it."""
+    return play_step(position, move).position
+
+
+def check_move(position: Position, move: Move) -> tuple[Table, int, bool]:
+    """Raises IllegalMove unless ``move`` is legal.
+
+    Returns the indexed table, the take mask and whether a build makes a double pile.
+    """
+    seat = position.turn
+    card = move.card
+    if position.hand_over:
+        raise IllegalMove("hand_over", "La mano ya terminó.")
+    if card not in position.hands[seat]:
+        raise IllegalMove("not_in_hand", f"No tienes {short_es(card)} en la mano.")
+    table = Table(position.cards, position.piles)
+    mask = table.mask_of(move.take)
+    if mask is None:
+        missing = sorted(item for item in move.take if item not in table.bit_of)
+        raise IllegalMove("not_on_table", f"En la mesa no hay {', '.join(missing)}.")
+    if move.kind == "trail":
+        if not may_trail(position, card):
+            raise _trail_error(position, card)
+        return table, 0, False
+    if move.kind == "capture":
+        if mask not in capture_masks(table, card):
+            raise _capture_error(table, card, mask)
+        return table, mask, False
+    rest = hand_without(position.hands[seat], card)
+    value = move.value or 0
+    for found, found_value, double in build_masks(table, card, rest, seat):
+        if found == mask and found_value == value:
+            return table, mask, double
+    raise _build_error(position, table, card, mask, value, rest)
+
+
+def play_step(position: Position, move: Move) -> Step:
+    """Plays ``move`` and reports what happened (captures, limpia, deal, end of hand)."""
+    table, mask, double = check_move(position, move)
+    seat = position.turn
+    card = move.card
+    hands = list(position.hands)
+    hands[seat] = hand_without(hands[seat], card)
+    loose = [c for i, c in enumerate(table.cards) if not mask >> i & 1]
+    kept_piles = [p for j, p in enumerate(table.piles) if not mask & table.pile_bit(j)]
+    used_cards = [c for i, c in enumerate(table.cards) if mask >> i & 1]
+    for j, pile in enumerate(table.piles):
+        if mask & table.pile_bit(j):
+            used_cards.extend(pile.cards)
+    captured = list(position.captured)
+    limpias = list(position.limpias)
+    last_capturer = position.last_capturer
+    taken: tuple[Card, ...] = ()
+    limpia = False
+    if move.kind == "capture":
+        taken = (card, *used_cards)
+        captured[seat] = captured[seat] + taken
+        last_capturer = seat
+        if not loose and not kept_piles:
+            limpia = True
+            limpias[seat] += 1
+    elif move.kind == "build":
+        kept_piles.append(
+            Pile(
+                tuple(used_cards) + (card,), move.value or 0, seat, double,
+                new_pile_id(position.piles),
+            )
+        )
+    else:
+        loose.append(card)
+    after = Position(
+        hands=(hands[0], hands[1]),
+        cards=tuple(loose),
+        piles=tuple(kept_piles),
+        turn=1 - seat,
+        dealer=position.dealer,
+        deck=position.deck,
+        captured=(captured[0], captured[1]),
+        limpias=(limpias[0], limpias[1]),
+        last_capturer=last_capturer,
+        scores=position.scores,
+    )
+    if after.hands[0] or after.hands[1]:
+        return Step(after, move, taken, limpia)
+    if after.deck:
+        return Step(deal_round(after), move, taken, limpia, dealt=True)
+    finished, swept, sweeper = sweep_table(after)
+    return Step(
+        finished, move, taken, limpia, result=score_hand(finished), swept=swept, sweeper=sweeper
+    )
+
+
+def deal_round(position: Position) -> Position:
+    """Deals 4 cards to the non-dealer, then 4 to the dealer, from the top of the deck."""
+    deck = position.deck
+    hands = [position.hands[0], position.hands[1]]
+    non_dealer = 1 - position.dealer
+    hands[non_dealer] = hands[non_dealer] + deck[:4]
+    hands[position.dealer] = hands[position.dealer] + deck[4:8]
+    return position.replace(hands=(hands[0], hands[1]), deck=deck[8:])
+
+
+def sweep_table(position: Position) -> tuple[Position, tuple[Card, ...], int]:
+    """End of the hand: the table goes to the last capturer, or the dealer. Not a limpia."""
+    receiver = position.last_capturer if position.last_capturer is not None else position.dealer
+    swept = list(position.cards)
+    for pile in position.piles:
+        swept.extend(pile.cards)
+    captured = list(position.captured)
+    captured[receiver] = captured[receiver] + tuple(swept)
+    finished = position.replace(cards=(), piles=(), captured=(captured[0], captured[1]))
+    return finished, tuple(swept), receiver
+
+
+def new_pile_id(piles: tuple[Pile, ...]) -> str:
+    numbers = [int(p.id[1:]) for p in piles if re.fullmatch(r"p\d{1,6}", p.id)]
+    return f"p{max(numbers, default=0) + 1}"
+
+
+# -- Spanish explanations -----------------------------------------------------------
+
+_SHORT_ES = {1: "el as", 11: "la jota", 12: "la reina", 13: "el rey"}
+
+
+def short_es(card: Card) -> str:
+    """``el 5``, ``el as``, ``la reina``: how a player names a card by its rank."""
+    return _SHORT_ES.get(card.rank, f"el {card.rank}")
+
+
+def value_es(value: int) -> str:
+    return "14 (con un as)" if value == MAX_VALUE else str(value)
+
+
+def _trail_error(position: Position, card: Card) -> IllegalMove:
+    if any(pile.owner == position.turn for pile in position.piles):
+        return IllegalMove(
+            "trail_owns_pile",
+            "No puedes echar una carta mientras tengas un montón en la mesa: "
+            "llévatelo o construye.",
+        )
+    return IllegalMove(
+        "trail_pairs",
+        f"No puedes echar {short_es(card)}: hace pareja con {short_es(card)} de la mesa.",
+    )
+
+
+def _capture_error(table: Table, card: Card, mask: int) -> IllegalMove:
+    if not mask:
+        return IllegalMove("capture_empty", "Escoge lo que te vas a llevar de la mesa.")
+    value = card.capture_value
+    mandatory = table.rank_mask(card.rank) | table.piles_of_value(value)
+    missing = mandatory & ~mask
+    if missing:
+        names = ", ".join(_item_es(table, bit) for bit in _bits(missing))
+        return IllegalMove(
+            "capture_must_take",
+            f"Con {short_es(card)} tienes que llevarte también {names}: "
+            "las parejas y los montones de su valor siempre se llevan.",
+        )
+    return IllegalMove(
+        "capture_bad_sum",
+        f"Con {short_es(card)} solo te llevas parejas, montones de {value} "
+        f"y cartas que sumen {value}.",
+    )
+
+
+def _build_error(
+    position: Position, table: Table, card: Card, mask: int, value: int, rest: tuple[Card, ...]
+) -> IllegalMove:
+    seat = position.turn
+    if not 2 <= value <= MAX_VALUE:
+        return IllegalMove("build_value", "Un montón vale de 2 a 14.")
+    if not mask:
+        return IllegalMove("build_empty", "Escoge las cartas de la mesa para tu montón.")
+    if value not in {c.capture_value for c in rest}:
+        need = "un as" if value == MAX_VALUE else f"un {value}"
+        return IllegalMove(
+            "build_no_card",
+            f"Para hacer un montón de {value} tienes que quedarte con {need} en la mano.",
+        )
+    held = {c.capture_value for c in rest}
+    for j, pile in enumerate(table.piles):
+        bit = table.pile_bit(j)
+        if pile.owner == seat and not bit & mask and pile.value not in held:
+            return IllegalMove(
+                "build_strands_pile",
+                f"No puedes dejar tu montón de {pile.value} sin carta para llevártelo.",
+            )
+    for j, pile in enumerate(table.piles):
+        if mask & table.pile_bit(j) and pile.value != value:
+            if pile.double:
+                return IllegalMove("build_raise_double", "Un montón doble no se puede subir.")
+            if pile.owner == seat:
+                return IllegalMove("build_raise_own", "No puedes subir tu propio montón.")
+    return IllegalMove(
+        "build_invalid", f"Con esas cartas no se hace un montón de {value_es(value)}."
+    )
+
+
+def _bits(mask: int) -> Iterator[int]:
+    i = 0
+    while mask:
+        if mask & 1:
+            yield i
+        mask >>= 1
+        i += 1
+
+
+def _item_es(table: Table, index: int) -> str:
+    if index < table.n:
+        return short_es(table.cards[index])
+    pile = table.piles[index - table.n]
+    return f"el montón de {pile.value}"

@@ -1,0 +1,88 @@
+"""Scoring a finished hand (RULES.md section 6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .cards import TEN_OF_DIAMONDS, TWO_OF_SPADES, Card
+
+if TYPE_CHECKING:
+    from .position import Position
+
+CATEGORIES = ("cards", "spades", "ten_of_diamonds", "two_of_spades", "aces", "limpias")
+CATEGORY_NAMES_ES = ("Cartas", "Picas", "Diez de diamantes", "Dos de picas", "Ases", "Limpias")
+ACE_ORDER = tuple(Card(1, suit) for suit in ("s", "c", "h", "d"))  # ♠ ♣ ♥ ♦
+TARGET = 21
+LATE_SCORE = 18  # from here on a player scores only categories 1-3
+HALF_DECK = 26
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The points of each player by category (after the 18-points rule, in full), the match
+    scores after the hand (counted in order, stopping at 21) and the winner, if any."""
+
+    points: tuple[tuple[int, ...], tuple[int, ...]]
+    scores: tuple[int, int]
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "points": [list(self.points[0]), list(self.points[1])],
+            "scores": list(self.scores),
+            "winner": self.winner,
+        }
+
+
+def score_hand(position: Position) -> HandResult:
+    """Scores a hand whose cards have all been captured (``position.captured``)."""
+    captured = position.captured
+    start = position.scores
+    points = [[0] * 6, [0] * 6]
+    # awards in counting order: (player, category index, points)
+    awards: list[tuple[int, int, int]] = []
+
+    def award(player: int, category: int, amount: int) -> None:
+        if amount <= 0:
+            return
+        if start[player] >= LATE_SCORE and category >= 3:
+            return
+        points[player][category] += amount
+        awards.append((player, category, amount))
+
+    counts = (len(captured[0]), len(captured[1]))
+    for p in (0, 1):
+        if counts[p] > HALF_DECK:
+            award(p, 0, 3)
+    for p in (0, 1):
+        if sum(1 for c in captured[p] if c.suit == "s") >= 7:
+            award(p, 1, 1)
+    for p in (0, 1):
+        if TEN_OF_DIAMONDS in captured[p]:
+            award(p, 2, 2)
+    for p in (0, 1):
+        if TWO_OF_SPADES in captured[p]:
+            award(p, 3, 1)
+    for ace in ACE_ORDER:
+        for p in (0, 1):
+            if ace in captured[p]:
+                award(p, 4, 1)
+    difference = position.limpias[0] - position.limpias[1]
+    if difference > 0:
+        award(0, 5, difference)
+    elif difference < 0:
+        award(1, 5, -difference)
+
+    scores = list(start)
+    winner: int | None = None
+    for player, _category, amount in awards:
+        scores[player] += amount
+        if scores[player] >= TARGET:
+            winner = player
+            break
+    return HandResult(
+        points=(tuple(points[0]), tuple(points[1])),
+        scores=(scores[0], scores[1]),
+        winner=winner,
+    )
