@@ -18,10 +18,10 @@ class Facil:
         if captures:
             table = Table(view.cards, view.piles)
 
-            def rank(move: Move) -> tuple[tuple[int, ...], tuple[int, int, str, tuple[str, ...], int]]:
+            def rank(move: Move) -> tuple[tuple[int, ...], int, tuple[str, ...]]:
                 mask = table.mask_of(move.take) or 0
-                key = move.sort_key()
-                return take_rank(table, move.card, mask), (-key[1], -key[0], key[2], key[3], 0)
+                # most cards (tie-breaks of RULES.md 3), then the lowest card, then a fixed order
+                return take_rank(table, move.card, mask), -move.card.rank, tuple(sorted(move.take))
 
             return max(captures, key=rank)
         trails = [m for m in legal_moves if m.kind == "trail"]

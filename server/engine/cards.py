@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import NotationError
 
@@ -23,10 +23,19 @@ class Card:
 
     rank: int
     suit: str
+    # derived once, read often (the move generator's hot path)
+    code: str = field(init=False, compare=False, repr=False)
+    value: int = field(init=False, compare=False, repr=False)
+    capture_value: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not 1 <= self.rank <= 13 or self.suit not in SUITS:
-            raise NotationError(f"carta inválida: {self.rank!r}{self.suit!r}")
+        if not isinstance(self.rank, int) or not 1 <= self.rank <= 13 or self.suit not in SUITS:
+            raise NotationError(f"bad card {self.rank!r}{self.suit!r}")
+        object.__setattr__(self, "code", f"{RANKS[self.rank - 1]}{self.suit}")
+        # value inside a sum: its number, J 11, Q 12, K 13, the ace 1
+        object.__setattr__(self, "value", self.rank)
+        # value when played to capture: the ace takes 14
+        object.__setattr__(self, "capture_value", 14 if self.rank == 1 else self.rank)
 
     @classmethod
     def parse(cls, text: object) -> Card:
@@ -38,22 +47,8 @@ class Card:
         raise NotationError(f"bad card {text!r}")
 
     @property
-    def code(self) -> str:
-        return f"{RANKS[self.rank - 1]}{self.suit}"
-
-    @property
-    def value(self) -> int:
-        """The card's value inside a sum: its number, J 11, Q 12, K 13, the ace 1."""
-        return self.rank
-
-    @property
     def is_ace(self) -> bool:
         return self.rank == 1
-
-    @property
-    def capture_value(self) -> int:
-        """The value a card takes when played to capture: the ace takes 14."""
-        return 14 if self.rank == 1 else self.rank
 
     def name_es(self) -> str:
         """Spanish accessible name, e.g. ``nueve de picas``."""

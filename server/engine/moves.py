@@ -35,7 +35,7 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind, "card": self.card.code}
         if self.kind != "trail":
-            data["take"] = sorted(self.take, key=_item_order)
+            data["take"] = sorted(self.take)
         if self.kind == "build":
             data["value"] = self.value
         return data
@@ -94,19 +94,18 @@ class Move:
 
     def sort_key(self) -> tuple[int, int, str, tuple[str, ...], int]:
         return (
-            KINDS.index(self.kind), self.card.rank, self.card.suit,
-            tuple(sorted(self.take, key=_item_order)), self.value or 0,
+            _KIND_ORDER[self.kind], self.card.rank, self.card.suit,
+            tuple(sorted(self.take)), self.value or 0,
         )
 
     def __repr__(self) -> str:
-        args = ", ".join(repr(x) for x in [self.card.code, *sorted(self.take, key=_item_order)])
+        args = ", ".join(repr(x) for x in [self.card.code, *sorted(self.take)])
         if self.kind == "build":
             return f"Move.build({args}, value={self.value})"
         return f"Move.{self.kind}({args})"
 
 
-def _item_order(item: str) -> tuple[int, str]:
-    return (1 if re.fullmatch(r"p\d+", item) else 0, item)
+_KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 
 
 # -- the table, indexed for enumeration -------------------------------------------
@@ -121,43 +120,38 @@ class Table:
         n = len(cards)
         self.n = n
         self.items: list[str] = [c.code for c in cards] + [p.id for p in piles]
-        self.bit_of: dict[str, int] = {item: 1 << i for i, item in enumerate(self.items)}
         self.all_loose = (1 << n) - 1
         # subsets of loose cards with sum <= 14 (aces 1): by sum, of size >= 1 and >= 2
+        subsets: list[tuple[int, int, int]] = [(0, 0, 0)]  # mask, sum, size
+        for i, card in enumerate(cards):
+            bit, v = 1 << i, card.value
+            subsets += [(m | bit, t + v, k + 1) for m, t, k in subsets if t + v <= MAX_VALUE]
         self.sums: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
         self.multi: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
-        values = [c.value for c in cards]
-        stack: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]  # next index, mask, sum, size
-        while stack:
-            start, mask, total, size = stack.pop()
-            for i in range(start, n):
-                s = total + values[i]
-                if s > MAX_VALUE:
-                    continue
-                m = mask | (1 << i)
-                self.sums[s].append(m)
-                if size >= 1:
-                    self.multi[s].append(m)
-                stack.append((i + 1, m, s, size + 1))
+        for mask, total, size in subsets[1:]:
+            self.sums[total].append(mask)
+            if size >= 2:
+                self.multi[total].append(mask)
         self._capture_unions: dict[int, set[int]] = {}
         self._other_unions: dict[int, set[int]] = {}
+        self._names: dict[int, frozenset[str]] = {}
+        self._rank_masks: dict[int, int] = {}
+        for i, card in enumerate(cards):
+            self._rank_masks[card.rank] = self._rank_masks.get(card.rank, 0) | 1 << i
+        self._pile_masks: dict[int, int] = {}
+        for j, pile in enumerate(piles):
+            bit = 1 << (n + j)
+            self._pile_masks[pile.value] = self._pile_masks.get(pile.value, 0) | bit
 
     def pile_bit(self, j: int) -> int:
         return 1 << (self.n + j)
 
     def rank_mask(self, rank: int) -> int:
-        mask = 0
-        for i, card in enumerate(self.cards):
-            if card.rank == rank:
-                mask |= 1 << i
-        return mask
+        """The loose cards of ``rank``."""
+        return self._rank_masks.get(rank, 0)
 
     def piles_of_value(self, value: int) -> int:
-        mask = 0
-        for j, pile in enumerate(self.piles):
-            if pile.value == value:
-                mask |= self.pile_bit(j)
-        return mask
+        return self._pile_masks.get(value, 0)
 
     def capture_unions(self, value: int) -> set[int]:
         """Every union of disjoint sums (2+ loose cards) worth ``value``, the empty one included."""
@@ -184,12 +178,21 @@ class Table:
         return found
 
     def names(self, mask: int) -> frozenset[str]:
-        return frozenset(item for i, item in enumerate(self.items) if mask >> i & 1)
+        found = self._names.get(mask)
+        if found is None:
+            found = frozenset(item for i, item in enumerate(self.items) if mask >> i & 1)
+            self._names[mask] = found
+        return found
+
+    @property
+    def bit_of(self) -> dict[str, int]:
+        return {item: 1 << i for i, item in enumerate(self.items)}
 
     def mask_of(self, take: Iterable[str]) -> int | None:
         mask = 0
+        bit_of = self.bit_of
         for item in take:
-            bit = self.bit_of.get(item)
+            bit = bit_of.get(item)
             if bit is None:
                 return None
             mask |= bit
@@ -225,8 +228,8 @@ def build_masks(
         (table.pile_bit(j), pile.value) for j, pile in enumerate(table.piles) if pile.owner == seat
     ]
     hv = card.value
-    for value in range(2, MAX_VALUE + 1):
-        if value not in held:
+    for value in sorted(held):
+        if value < 2:
             continue
         seen: set[int] = set()
         simple: list[int] = []

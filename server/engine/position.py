@@ -44,7 +44,7 @@ class Pile:
             raise NotationError(f"bad pile id {pile_id!r}")
         cards = _cards(data.get("cards"), f"pile {pile_id}")
         value = data.get("value")
-        if not _is_int(value) or not 2 <= value <= 14:
+        if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 14:
             raise NotationError(f"pile {pile_id}: bad value {value!r}")
         owner = data.get("owner")
         if owner not in (0, 1) or isinstance(owner, bool):
@@ -256,10 +256,6 @@ def _subsets_summing(cards: list[Card], target: int, start: int = 0) -> Iterable
 _CODES = frozenset(card.code for card in DECK)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _cards(value: object, what: str) -> tuple[Card, ...]:
     if not isinstance(value, list):
         raise NotationError(f"{what} must be a list of cards, not {value!r}")
@@ -267,15 +263,15 @@ def _cards(value: object, what: str) -> tuple[Card, ...]:
 
 
 def _player(value: object, what: str) -> int:
-    if value not in (0, 1) or isinstance(value, bool):
+    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
         raise NotationError(f"{what} must be player 0 or 1, not {value!r}")
-    return int(value)  # type: ignore[call-overload]
+    return value
 
 
 def _count(value: object, what: str) -> int:
-    if not _is_int(value) or value < 0:  # type: ignore[operator]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise NotationError(f"{what} must be a whole number, not {value!r}")
-    return int(value)  # type: ignore[call-overload]
+    return value
 
 
 def _two(value: object, what: str, read: Any) -> Any:

@@ -1,0 +1,1 @@
+"""Casino dominicano online: the game server, its rules engine and computer players."""
