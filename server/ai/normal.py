@@ -1,0 +1,396 @@
+"""Normal (RULES.md 7): a one-ply player with an expectation over the opponent's replies.
+
+For every candidate move it looks at the table the move leaves and asks, over a few
+opponent hands drawn from the cards it has not seen (seeded by ``rng``): what is the best
+capture the opponent can make there (cards, spades, the 10♦, the 2♠, aces, a limpia), and
+what can this seat capture afterwards with the cards it keeps (its piles, its pairs). Near
+the end of a hand it also counts who will be the last to capture and get the table.
+
+It only ever sees the seat's ``View``: its own hand, the table, the captured cards, the
+number of cards in the opponent's hand and in the deck. When the deck is empty the unseen
+cards are exactly the opponent's hand, and the expectation becomes exact.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..engine import Card, Move, View
+from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
+from ..engine.scoring import HALF_DECK, LATE_SCORE
+
+MAX_VALUE = 14
+SPADES_NEEDED = 7
+
+# A table for the simulation: loose cards, and piles as (value, owner, cards).
+SimPile = tuple[int, int, tuple[Card, ...]]
+SimTable = tuple[tuple[Card, ...], tuple[SimPile, ...]]
+# A capture found by the simulation: (weight of the items taken, table after, limpia).
+Capture = tuple[float, SimTable, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """What capturing things is worth, in match points, for each seat."""
+
+    card: tuple[dict[Card, float], dict[Card, float]]
+    limpia: tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    samples: int = 24  # opponent hands drawn per decision
+    card_weight: float = 0.12  # one card toward "más cartas"
+    spade_weight: float = 0.1  # one spade toward "más picas"
+    follow: float = 0.6  # how much this seat's next capture counts
+    end_weight: float = 1.0  # the end-of-hand sweep, when it is within sight
+    max_captures_per_card: int = 2
+    max_candidates: int = 24
+
+
+class Normal:
+    name = "normal"
+
+    def __init__(self, tuning: Tuning | None = None) -> None:
+        self.tuning = tuning or Tuning()
+
+    def choose(self, view: View, legal_moves: list[Move], rng: random.Random) -> Move:
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        return _Decision(view, self.tuning, rng).best(legal_moves)
+
+
+def _weights(view: View, tuning: Tuning) -> Weights:
+    me = view.seat
+    counts = (len(view.captured[0]), len(view.captured[1]))
+    spades = (
+        sum(1 for c in view.captured[0] if c.suit == "s"),
+        sum(1 for c in view.captured[1] if c.suit == "s"),
+    )
+    card_w = 0.0 if max(counts) > HALF_DECK else tuning.card_weight
+    spade_w = 0.0 if max(spades) >= SPADES_NEEDED else tuning.spade_weight
+    late = (view.scores[0] >= LATE_SCORE, view.scores[1] >= LATE_SCORE)
+    from ..engine import DECK
+
+    tables: list[dict[Card, float]] = []
+    limpias: list[float] = []
+    for p in (0, 1):
+        table: dict[Card, float] = {}
+        for card in DECK:
+            w = card_w
+            if card.suit == "s":
+                w += spade_w
+            if card == TEN_OF_DIAMONDS:
+                w += 2.0
+            if not late[p]:
+                if card == TWO_OF_SPADES:
+                    w += 1.0
+                if card.rank == 1:
+                    w += 1.0
+            table[card] = w
+        tables.append(table)
+        # a late player's limpias only cancel the opponent's
+        limpias.append(1.0 if not late[p] else (0.5 if not late[1 - p] else 0.0))
+    del me
+    return Weights((tables[0], tables[1]), (limpias[0], limpias[1]))
+
+
+def _subset_sums(values: list[int]) -> list[list[int]]:
+    """Masks of the subsets (two cards or more) of ``values`` by their sum, up to 14."""
+    by_sum: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
+    n = len(values)
+    stack: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
+    while stack:
+        start, mask, total, size = stack.pop()
+        for i in range(start, n):
+            s = total + values[i]
+            if s > MAX_VALUE:
+                continue
+            m = mask | (1 << i)
+            if size >= 1:
+                by_sum[s].append(m)
+            stack.append((i + 1, m, s, size + 1))
+    return by_sum
+
+
+class _TableInfo:
+    """A simulated table with its sums indexed, and the best captures on it (cached)."""
+
+    __slots__ = ("loose", "piles", "sums", "cache", "after_cache")
+
+    def __init__(self, table: SimTable) -> None:
+        self.loose, self.piles = table
+        self.sums: list[list[int]] | None = None
+        self.cache: dict[tuple[int, int], Capture | None] = {}
+        self.after_cache: dict[object, float] = {}
+
+    def best_capture(self, rank: int, weights: dict[Card, float], limpia: float,
+                     player: int) -> Capture | None:
+        """The most valuable capture (for ``player``) with a card of ``rank``, without the
+        played card's own weight; None if that rank takes nothing."""
+        key = (rank, player)
+        if key in self.cache:
+            return self.cache[key]
+        found = self._best_capture(rank, weights, limpia)
+        self.cache[key] = found
+        return found
+
+    def _best_capture(self, rank: int, weights: dict[Card, float], limpia: float) -> Capture | None:
+        loose, piles = self.loose, self.piles
+        value = MAX_VALUE if rank == 1 else rank
+        taken_mask = 0
+        gain = 0.0
+        for i, card in enumerate(loose):
+            if card.rank == rank:
+                taken_mask |= 1 << i
+                gain += weights[card]
+        kept_piles: list[SimPile] = []
+        took_pile = False
+        for pile in piles:
+            if pile[0] == value:
+                took_pile = True
+                for card in pile[2]:
+                    gain += weights[card]
+            else:
+                kept_piles.append(pile)
+        if self.sums is None:
+            self.sums = _subset_sums([c.value for c in loose])
+        groups = self.sums[value]
+        if rank == 1 and taken_mask:
+            groups = [g for g in groups if not g & taken_mask]
+        if groups:
+            extra_mask, extra_gain = _best_packing(groups, [weights[c] for c in loose])
+            taken_mask |= extra_mask
+            gain += extra_gain
+        if not taken_mask and not took_pile:
+            return None
+        rest = tuple(c for i, c in enumerate(loose) if not taken_mask >> i & 1)
+        cleared = not rest and not kept_piles
+        if cleared:
+            gain += limpia
+        return gain, (rest, tuple(kept_piles)), cleared
+
+
+def _best_packing(groups: list[int], weights: list[float]) -> tuple[int, float]:
+    """The most valuable union of disjoint groups (masks), with its weight."""
+    if len(groups) == 1:
+        g = groups[0]
+        return g, sum(w for i, w in enumerate(weights) if g >> i & 1)
+    group_w = [(g, sum(w for i, w in enumerate(weights) if g >> i & 1)) for g in groups]
+    memo: dict[int, tuple[int, float]] = {}
+
+    def best(used: int, start: int) -> tuple[int, float]:
+        key = used << 8 | start
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        result = (0, 0.0)
+        for k in range(start, len(group_w)):
+            g, w = group_w[k]
+            if g & used:
+                continue
+            sub_mask, sub_w = best(used | g, k + 1)
+            if w + sub_w > result[1]:
+                result = (g | sub_mask, w + sub_w)
+        memo[key] = result
+        return result
+
+    return best(0, 0)
+
+
+class _Decision:
+    def __init__(self, view: View, tuning: Tuning, rng: random.Random) -> None:
+        self.view = view
+        self.tuning = tuning
+        self.rng = rng
+        self.me = view.seat
+        self.opp = 1 - view.seat
+        self.weights = _weights(view, tuning)
+        self.w_me = self.weights.card[self.me]
+        self.w_opp = self.weights.card[self.opp]
+        self.l_me = self.weights.limpia[self.me]
+        self.l_opp = self.weights.limpia[self.opp]
+        self.unseen = sorted(view.unseen())
+        self.pile_index = {pile.id: j for j, pile in enumerate(view.piles)}
+        self.table: SimTable = (
+            view.cards,
+            tuple((p.value, p.owner, p.cards) for p in view.piles),
+        )
+
+    # -- the opponent's possible hands ------------------------------------------------
+
+    def opponent_hands(self) -> tuple[list[tuple[Card, ...]], bool]:
+        """Hands the opponent may hold for the reply, and whether the next deal comes first
+        (the reply is then made from a fresh hand and this seat's next cards are unknown)."""
+        view = self.view
+        size = view.opponent_hand_size
+        fresh = False
+        if size == 0:
+            if view.deck_size == 0:
+                return [], False
+            size, fresh = 4, True
+        unseen = self.unseen
+        size = min(size, len(unseen))
+        if not fresh and view.deck_size == 0:
+            return [tuple(unseen)], False  # the unseen cards are exactly the opponent's hand
+        needed = sorted({v for v, owner, _ in self.table[1] if owner == self.opp})
+        hands: list[tuple[Card, ...]] = []
+        for _ in range(self.tuning.samples):
+            hand = self.rng.sample(unseen, size)
+            if not fresh:
+                for value in needed:
+                    if any(c.capture_value == value for c in hand):
+                        continue
+                    takers = [c for c in unseen if c.capture_value == value and c not in hand]
+                    if takers:
+                        hand[self.rng.randrange(size)] = self.rng.choice(takers)
+            hands.append(tuple(hand))
+        return hands, fresh
+
+    # -- candidates ---------------------------------------------------------------------
+
+    def apply(self, move: Move) -> tuple[float, SimTable, bool]:
+        """The table after one of this seat's moves, the weight captured and whether it is
+        a capture."""
+        loose, piles = self.table
+        take = move.take
+        if move.kind == "trail":
+            return 0.0, ((*loose, move.card), piles), False
+        taken_loose = [c for c in loose if c.code in take]
+        rest = tuple(c for c in loose if c.code not in take)
+        taken_piles = [piles[self.pile_index[i]] for i in take if i in self.pile_index]
+        kept = tuple(p for p in piles if not any(p is t for t in taken_piles))
+        used = list(taken_loose)
+        for pile in taken_piles:
+            used.extend(pile[2])
+        if move.kind == "capture":
+            gain = self.w_me[move.card] + sum(self.w_me[c] for c in used)
+            if not rest and not kept:
+                gain += self.l_me
+            return gain, (rest, kept), True
+        new_pile: SimPile = (move.value or 0, self.me, (*used, move.card))
+        return 0.0, (rest, (*kept, new_pile)), False
+
+    def candidates(self, moves: list[Move]) -> list[tuple[Move, float, SimTable, bool]]:
+        applied = [(m, *self.apply(m)) for m in moves]
+        captures: dict[Card, list[tuple[Move, float, SimTable, bool]]] = {}
+        others: list[tuple[Move, float, SimTable, bool]] = []
+        for entry in applied:
+            if entry[0].kind == "capture":
+                captures.setdefault(entry[0].card, []).append(entry)
+            else:
+                others.append(entry)
+        chosen: list[tuple[Move, float, SimTable, bool]] = []
+        for entries in captures.values():
+            entries.sort(key=lambda e: -e[1])  # stable: ties keep the legal order
+            chosen.extend(entries[: self.tuning.max_captures_per_card])
+        room = max(self.tuning.max_candidates - len(chosen), 0)
+        if len(others) > room:
+            builds = [e for e in others if e[0].kind == "build"]
+            trails = [e for e in others if e[0].kind == "trail"]
+            builds.sort(key=lambda e: -_pile_weight(e[2], self.w_me))
+            others = trails + builds[: max(room - len(trails), 1)]
+        chosen.extend(others)
+        order = {id(m): i for i, m in enumerate(moves)}
+        chosen.sort(key=lambda e: order[id(e[0])])
+        return chosen
+
+    # -- evaluation ---------------------------------------------------------------------
+
+    def best(self, moves: list[Move]) -> Move:
+        hands, fresh = self.opponent_hands()
+        my_hand = self.view.hand
+        best_score = float("-inf")
+        best_moves: list[Move] = []
+        for move, gain, table, captured in self.candidates(moves):
+            rest = list(my_hand)
+            rest.remove(move.card)
+            score = gain + self.after(table, tuple(rest), hands, fresh, captured)
+            if score > best_score + 1e-9:
+                best_score, best_moves = score, [move]
+            elif score > best_score - 1e-9:
+                best_moves.append(move)
+        return best_moves[0] if len(best_moves) == 1 else self.rng.choice(best_moves)
+
+    def after(self, table: SimTable, rest: tuple[Card, ...],
+              hands: list[tuple[Card, ...]], fresh: bool, captured: bool) -> float:
+        """Expected value, for this seat, of what follows a move that left ``table``."""
+        view = self.view
+        info = _TableInfo(table)
+        last_me = captured or view.last_capturer == self.me
+        # the end of the hand is within sight: the sweep goes to the last capturer
+        end_in_sight = (
+            view.deck_size == 0 and len(rest) <= 1 and view.opponent_hand_size <= 1
+        )
+        if not hands:  # this seat plays the last card of the hand
+            if view.deck_size == 0:
+                return self._sweep(table, last_me)
+            return 0.0
+        total = 0.0
+        for hand in hands:
+            best_gain = 0.0
+            reply: Capture | None = None
+            for card in hand:
+                found = info.best_capture(card.rank, self.w_opp, self.l_opp, self.opp)
+                if found is not None:
+                    g = found[0] + self.w_opp[card]
+                    if reply is None or g > best_gain:
+                        best_gain, reply = g, found
+            value = -best_gain
+            if fresh:
+                total += value
+                continue
+            if reply is not None:
+                key: object = ("c", id(reply))
+                next_table = reply[1]
+                last = False
+            else:
+                trailed = min(hand, key=lambda c: (self.w_opp[c], c.value, c.suit))
+                key = ("t", trailed)
+                next_table = ((*table[0], trailed), table[1])
+                last = last_me
+            cached = info.after_cache.get(key)
+            if cached is None:
+                cached = self._follow_up(next_table, rest, last, end_in_sight)
+                info.after_cache[key] = cached
+            total += value + cached
+        return total / len(hands)
+
+    def _follow_up(self, table: SimTable, rest: tuple[Card, ...], last_me: bool,
+                   end_in_sight: bool) -> float:
+        """This seat's best capture on ``table`` with the cards it kept, and the end sweep."""
+        best: Capture | None = None
+        best_gain = 0.0
+        if rest:
+            info = _TableInfo(table)
+            for card in rest:
+                found = info.best_capture(card.rank, self.w_me, self.l_me, self.me)
+                if found is not None:
+                    g = found[0] + self.w_me[card]
+                    if best is None or g > best_gain:
+                        best_gain, best = g, found
+        value = self.tuning.follow * best_gain
+        if end_in_sight:
+            if best is not None:
+                value += self._sweep(best[1], True)
+            else:
+                left = table if not rest else ((*table[0], *rest), table[1])
+                value += self._sweep(left, last_me)
+        return value
+
+    def _sweep(self, table: SimTable, last_me: bool) -> float:
+        loose, piles = table
+        cards = list(loose)
+        for pile in piles:
+            cards.extend(pile[2])
+        if last_me:
+            return self.tuning.end_weight * sum(self.w_me[c] for c in cards)
+        return -self.tuning.end_weight * sum(self.w_opp[c] for c in cards)
+
+
+def _pile_weight(table: SimTable, weights: dict[Card, float]) -> float:
+    piles = table[1]
+    if not piles:
+        return 0.0
+    return sum(weights[c] for c in piles[-1][2])
