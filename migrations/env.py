@@ -1,0 +1,52 @@
+"""Alembic environment, async: the URL comes from the config's ``sqlalchemy.url`` (set by
+``server.migrate``) or from DATABASE_URL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from logging.config import fileConfig
+
+from alembic import context
+from sqlalchemy.engine import Connection
+
+from server.models import metadata
+from server.storage import make_engine
+
+config = context.config
+if config.config_file_name is not None and config.attributes.get("configure_logger", True):
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+URL = (
+    config.get_main_option("sqlalchemy.url")
+    or os.environ.get("DATABASE_URL")
+    or "sqlite+aiosqlite:///./casino.db"
+)
+
+
+def run_migrations_offline() -> None:
+    context.configure(url=URL, target_metadata=metadata, literal_binds=True,
+                      render_as_batch=URL.startswith("sqlite"))
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def do_run_migrations(connection: Connection) -> None:
+    context.configure(connection=connection, target_metadata=metadata,
+                      render_as_batch=connection.dialect.name == "sqlite")
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_migrations_online() -> None:
+    engine = make_engine(URL)
+    async with engine.connect() as connection:
+        await connection.run_sync(do_run_migrations)
+        await connection.commit()
+    await engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    asyncio.run(run_migrations_online())

@@ -1,0 +1,67 @@
+"""Server settings, read from the environment once (``Settings.from_env``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _float(env: dict[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    return float(raw) if raw not in (None, "") else default
+
+
+def _int(env: dict[str, str], name: str, default: int) -> int:
+    raw = env.get(name)
+    return int(raw) if raw not in (None, "") else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = "sqlite+aiosqlite:///./casino.db"
+    host: str = "0.0.0.0"
+    port: int = 8000
+    computer_delay: float = 0.8  # seconds the computer "thinks" before it plays
+    grace_seconds: float = 60.0  # a friend who left may come back this long before takeover
+    allowed_origins: frozenset[str] = field(default_factory=frozenset)
+    rejoin_ttl: int = 600  # seconds a rejoin code stays valid
+    ws_rate: float = 10.0  # messages per second per connection
+    ws_burst: int = 20
+    ws_flood_close: int = 20  # rate-limited messages before the socket is closed
+    ws_queue: int = 256  # unsent messages per connection before it is dropped as too slow
+    rate_rooms_per_min: int = 30
+    rate_join_per_min: int = 30
+    # SQLite: WAL journal plus synchronous=FULL by default, so a move a player was told
+    # about survives a crash *and* a power cut; NORMAL survives a process crash only.
+    sqlite_synchronous: str = "FULL"
+    client_dir: Path = ROOT / "client"
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        e = dict(os.environ if env is None else env)
+        origins = frozenset(
+            o.strip().rstrip("/") for o in e.get("ALLOWED_ORIGINS", "").split(",") if o.strip()
+        )
+        sync = e.get("SQLITE_SYNCHRONOUS", "FULL").upper()
+        if sync not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError(f"SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA, not {sync!r}")
+        return cls(
+            database_url=e.get("DATABASE_URL", cls.database_url),
+            host=e.get("HOST", cls.host),
+            port=_int(e, "PORT", cls.port),
+            computer_delay=_float(e, "COMPUTER_DELAY", cls.computer_delay),
+            grace_seconds=_float(e, "GRACE_SECONDS", cls.grace_seconds),
+            allowed_origins=origins,
+            rejoin_ttl=_int(e, "REJOIN_TTL", cls.rejoin_ttl),
+            ws_rate=_float(e, "WS_RATE", cls.ws_rate),
+            ws_burst=_int(e, "WS_BURST", cls.ws_burst),
+            ws_flood_close=_int(e, "WS_FLOOD_CLOSE", cls.ws_flood_close),
+            ws_queue=_int(e, "WS_QUEUE", cls.ws_queue),
+            rate_rooms_per_min=_int(e, "RATE_ROOMS_PER_MIN", cls.rate_rooms_per_min),
+            rate_join_per_min=_int(e, "RATE_JOIN_PER_MIN", cls.rate_join_per_min),
+            sqlite_synchronous=sync,
+            client_dir=Path(e.get("CLIENT_DIR", str(ROOT / "client"))),
+        )

@@ -1,0 +1,86 @@
+"""The database tables (SQLAlchemy Core). Alembic migrations in migrations/ create them.
+
+A room is its seed plus its move log: the position is never stored, it is replayed
+(``Match.replay``). Seat tokens and rejoin codes are stored only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("mode", String(16), nullable=False),  # "computer" | "friend"
+    Column("level", String(16), nullable=True),  # computer level (computer mode)
+    Column("seed", String(64), nullable=False),  # seed of the current match
+    Column("match_no", Integer, nullable=False, default=1),
+    Column("match_start_seq", Integer, nullable=False, default=0),  # moves after it: this match
+    Column("status", String(16), nullable=False),  # "waiting" | "playing" | "finished"
+    Column("name0", String(40), nullable=False),
+    Column("name1", String(40), nullable=True),
+    Column("invite", String(16), nullable=True, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("match_no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("move", Text, nullable=False),  # NOTATION.md JSON
+    Column("client_id", String(64), nullable=True),  # the sender's move id (idempotency)
+    Column("created_at", Float, nullable=False),
+)
+
+finished_matches = Table(
+    "finished_matches",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room_id", String(32), ForeignKey("rooms.id"), nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("score0", Integer, nullable=False),
+    Column("score1", Integer, nullable=False),
+    Column("first_seq", Integer, nullable=False),
+    Column("last_seq", Integer, nullable=False),
+    Column("finished_at", Float, nullable=False),
+    Index("ix_finished_matches_room", "room_id"),
+)
+
+rejoin_codes = Table(
+    "rejoin_codes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room_id", String(32), ForeignKey("rooms.id"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("short_hash", String(64), nullable=False, unique=True),
+    Column("long_hash", String(64), nullable=False, unique=True),
+    Column("expires_at", Float, nullable=False),
+    Column("used_at", Float, nullable=True),
+)

@@ -1,0 +1,181 @@
+"""The websocket protocol (docs/protocol.md): one closed set of typed client messages,
+parsed in one place (``parse_client``), and the errors sent back (code + Spanish message).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .engine import Move, NotationError
+
+# code -> Spanish message a player can read
+MESSAGES_ES: dict[str, str] = {
+    "bad_json": "No entendimos ese mensaje.",
+    "unknown_type": "No conocemos ese tipo de mensaje.",
+    "missing_field": "Falta un dato en el mensaje.",
+    "hello_first": "Primero hay que saludar (hello).",
+    "already_hello": "Ya estás conectado a esta mesa.",
+    "bad_token": "Esa sesión ya no es válida.",
+    "bad_origin": "Esta página no puede conectarse al juego.",
+    "rate_limited": "Vas muy rápido. Espera un momento.",
+    "invalid_move": "Esa jugada no se entiende.",
+    "not_your_turn": "Todavía no es tu turno.",
+    "stale": "La mesa cambió. Mira la jugada nueva.",
+    "illegal": "Esa jugada no se permite.",
+    "waiting_for_friend": "Todavía falta tu primo.",
+    "match_over": "La partida ya terminó.",
+    "not_over": "La partida todavía no ha terminado.",
+    "not_absent": "Tu primo está conectado.",
+    "too_early": "Dale un chance: tu primo todavía puede volver.",
+    "bad_level": "Ese nivel no existe.",
+    "server_error": "Algo salió mal. Intenta otra vez.",
+    # HTTP
+    "bad_request": "No entendimos esa petición.",
+    "bad_mode": "Escoge jugar contra la computadora o contra un primo.",
+    "bad_name": "Escribe un nombre de 1 a 20 letras.",
+    "invite_unknown": "No encontramos esa invitación. Revisa el enlace.",
+    "room_full": "Esa mesa ya tiene dos jugadores.",
+    "room_unknown": "No encontramos esa mesa.",
+    "code_unknown": "Ese código no existe. Revísalo.",
+    "code_expired": "Ese código ya venció. Pide uno nuevo.",
+    "code_used": "Ese código ya se usó. Pide uno nuevo.",
+    "bad_qr_text": "Ese enlace no es de este sitio.",
+    "not_found": "Esa página no existe.",
+}
+
+LEVELS = ("facil", "normal")
+MAX_ID = 64
+MAX_TOKEN = 128
+
+
+class ProtocolError(Exception):
+    """A message the server answers with an error; nothing changed."""
+
+    def __init__(
+        self, code: str, message: str | None = None, *, id: str | None = None,
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(code)
+        self.code = code
+        self.message = message or MESSAGES_ES.get(code, MESSAGES_ES["server_error"])
+        self.id = id
+        self.reason = reason
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+        if self.id is not None:
+            data["id"] = self.id
+        if self.reason is not None:
+            data["reason"] = self.reason
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMsg:
+    move: Move
+    seq: int
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+ClientMessage = Hello | MoveMsg | Takeover | Rematch | Ping
+
+
+def _missing(name: str) -> ProtocolError:
+    return ProtocolError("missing_field", f"Falta el dato «{name}» o no es válido.")
+
+
+def _int_field(data: dict[str, Any], name: str, *, optional: bool = False) -> int | None:
+    value = data.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**53:
+        raise _missing(name)
+    return value
+
+
+def _str_field(data: dict[str, Any], name: str, max_len: int) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not 0 < len(value) <= max_len:
+        raise _missing(name)
+    return value
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Reads one client frame; raises ProtocolError for anything not in the protocol."""
+    try:
+        data = json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        raise ProtocolError("bad_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json")
+    kind = data.get("type")
+    if kind == "hello":
+        return Hello(_str_field(data, "token", MAX_TOKEN), _int_field(data, "since", optional=True))
+    if kind == "move":
+        raw_id = data.get("id")
+        move_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID else None
+        if move_id is None:
+            raise _missing("id")
+        if "move" not in data:
+            raise ProtocolError("missing_field", "Falta el dato «move».", id=move_id)
+        try:
+            seq = _int_field(data, "seq")
+        except ProtocolError as exc:
+            exc.id = move_id
+            raise
+        try:
+            move = Move.from_json(data["move"])
+        except (NotationError, TypeError, ValueError):
+            raise ProtocolError("invalid_move", id=move_id) from None
+        assert seq is not None
+        return MoveMsg(move, seq, move_id)
+    if kind == "takeover":
+        level = data.get("level")
+        if level is None:
+            raise _missing("level")
+        if level not in LEVELS:
+            raise ProtocolError("bad_level")
+        return Takeover(str(level))
+    if kind == "rematch":
+        return Rematch()
+    if kind == "ping":
+        return Ping()
+    raise ProtocolError("unknown_type")
+
+
+def dumps(message: dict[str, Any]) -> str:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+class ApiError(ProtocolError):
+    """An HTTP API error: status plus the same code + Spanish message shape."""
+
+    def __init__(self, status: int, code: str, message: str | None = None) -> None:
+        super().__init__(code, message)
+        self.status = status
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message}}
