@@ -13,14 +13,17 @@ from .cards import TEN_OF_DIAMONDS, TWO_OF_SPADES, Card
 from .moves import (
     Move,
     Table,
-    build_masks,
-    capture_masks,
+    capture_groups,
+    card_groups,
     hand_without,
     may_trail,
+    other_groups,
 )
 from .position import Position
 
 MAX_IDEAS = 12
+SEARCH_BUDGET = 2_000  # search steps per best_packing call (see there)
+MAX_DOUBLE_TRIES = 24  # played-card groups searched for the biggest double pile of a value
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,36 +83,124 @@ def take_rank(table: Table, card: Card, mask: int) -> tuple[int, int, int, int, 
     )
 
 
-def best_take(table: Table, card: Card, masks: set[int]) -> int | None:
-    if not masks:
-        return None
-    # the final key makes the choice independent of set iteration order
-    return max(masks, key=lambda m: (take_rank(table, card, m), -m))
+def card_weight(card: Card) -> int:
+    """``take_rank`` as one additive number: 6-bit fields, most significant first."""
+    return (
+        (1 << 24)
+        + ((card.suit == "s") << 18)
+        + ((card == TEN_OF_DIAMONDS) << 12)
+        + ((card == TWO_OF_SPADES) << 6)
+        + card.is_ace
+    )
+
+
+def item_weights(table: Table) -> list[int]:
+    weights = [card_weight(c) for c in table.cards]
+    weights.extend(sum(card_weight(c) for c in pile.cards) for pile in table.piles)
+    return weights
+
+
+def best_packing(groups: list[int], avail: int, weights: list[int]) -> tuple[int, int]:
+    """The heaviest union of disjoint ``groups`` inside ``avail``: (weight, mask).
+
+    Branch and bound over the lowest coverable item (take it in some group, or leave it),
+    heaviest groups first, pruned by the weight still coverable. Deterministic: the first best
+    found wins. On a table far more crowded than real games make, the search stops after
+    ``SEARCH_BUDGET`` steps with the best found so far, so a hint never stalls the server.
+    """
+
+    def weight_of(mask: int) -> int:
+        return sum(w for i, w in enumerate(weights) if mask >> i & 1)
+
+    usable = sorted(
+        ((weight_of(g), g) for g in set(groups) if g and g & avail == g), reverse=True
+    )
+    best = [0, 0]
+    steps = [0]
+
+    def search(weight: int, mask: int, fitting: list[tuple[int, int]]) -> None:
+        if weight > best[0]:
+            best[0], best[1] = weight, mask
+        steps[0] += 1
+        if not fitting or steps[0] > SEARCH_BUDGET:
+            return
+        covered = 0
+        for _, g in fitting:
+            covered |= g
+        if weight + weight_of(covered) <= best[0]:
+            return
+        low = covered & -covered
+        for w, g in fitting:
+            if g & low:
+                search(weight + w, mask | g, [(v, h) for v, h in fitting if not h & g])
+        search(weight, mask, [(v, h) for v, h in fitting if not h & low])
+
+    search(0, 0, usable)
+    return best[0], best[1]
+
+
+def best_take(table: Table, card: Card) -> int | None:
+    """The *Llevarte* take-set: the heaviest legal capture (it always holds every pair and
+    pile of the card's value, since leaving one out would make it lighter)."""
+    weights = item_weights(table)
+    everything = (1 << len(table.items)) - 1
+    _, mask = best_packing(capture_groups(table, card), everything, weights)
+    return mask or None
+
+
+def best_builds(
+    table: Table, card: Card, rest: tuple[Card, ...], seat: int
+) -> dict[tuple[int, bool], int]:
+    """For each (value, double), the build with ``card`` that uses the most cards."""
+    held = {c.capture_value for c in rest}
+    if any(p.owner == seat and p.value not in held for p in table.piles):
+        return {}  # some own pile could not be kept: no build at all (RULES.md 4.4)
+    weights = item_weights(table)
+    everything = (1 << len(table.items)) - 1
+    found: dict[tuple[int, bool], tuple[int, int]] = {}
+    for value in sorted(v for v in held if v >= 2):
+        others = other_groups(table, value)
+        groups = sorted(
+            ((sum(w for i, w in enumerate(weights) if g >> i & 1), g)
+             for g in card_groups(table, card, value, seat)),
+            reverse=True,
+        )
+        simple = [(w, g) for w, g in groups if g]
+        if simple:
+            found[(value, False)] = simple[0]
+        tries = 0
+        for weight, group in groups:
+            # bound: this group plus every other group that fits beside it
+            reach = 0
+            for other in others:
+                if not other & group:
+                    reach |= other
+            if not reach:
+                continue
+            upper = weight + sum(w for i, w in enumerate(weights) if reach >> i & 1)
+            if upper <= found.get((value, True), (-1, 0))[0] or tries >= MAX_DOUBLE_TRIES:
+                continue
+            tries += 1
+            extra, union = best_packing(others, everything & ~group, weights)
+            if union and (weight + extra, group | union) > found.get((value, True), (-1, 0)):
+                found[(value, True)] = (weight + extra, group | union)
+    return {key: mask for key, (_, mask) in found.items()}
 
 
 def card_options(position: Position, card: Card, table: Table | None = None) -> CardOptions:
     """What ``card`` (in the hand of the seat to move) can do in ``position``."""
     table = table or Table(position.cards, position.piles)
     seat = position.turn
-    takes = capture_masks(table, card)
-    most = best_take(table, card, takes)
+    most = best_take(table, card)
     solo_mask = table.rank_mask(card.rank) | table.piles_of_value(card.capture_value)
     rest = hand_without(position.hands[seat], card)
-    best_builds: dict[tuple[int, bool], int] = {}
-    for mask, value, double in build_masks(table, card, rest, seat):
-        key = (value, double)
-        known = best_builds.get(key)
-        if known is None or (len(_cards_in(table, mask)), -mask) > (
-            len(_cards_in(table, known)), -known
-        ):
-            best_builds[key] = mask
     ideas = tuple(
         BuildIdea(
             Move("build", card, table.names(mask), value),
             double,
             tuple(c for c in rest if c.capture_value == value),
         )
-        for (value, double), mask in sorted(best_builds.items())
+        for (value, double), mask in sorted(best_builds(table, card, rest, seat).items())
     )[:MAX_IDEAS]
     return CardOptions(
         card=card,
