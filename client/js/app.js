@@ -1,0 +1,283 @@
+// The whole client: reads the address (/, /j/<invite>, /r/<code>), shows Inicio, the reading
+// pages, the invitation and la mesa, and remembers this device's seat.
+
+import { createRoom, joinRoom, rejoin } from "./api.js";
+import { announce, h } from "./dom.js";
+import { Game } from "./game.js";
+import { clearSession, loadName, loadSession, saveName, saveSession } from "./store.js";
+import { COMO_SE_JUEGA, SOBRE_EL_CASINO } from "./texts.js";
+
+const main = document.getElementById("main");
+let game = null;
+
+function show(screen, ...children) {
+  if (game && screen !== "mesa") {
+    game.stop();
+    game = null;
+  }
+  main.dataset.screen = screen;
+  main.replaceChildren(...children);
+}
+
+function focusMain() {
+  const heading = main.querySelector("h1, h2");
+  if (heading) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
+  }
+}
+
+// ------------------------------------------------------------------ the game itself
+
+const appHooks = {
+  goHome(message, leftOnPurpose = false) {
+    const session = loadSession();
+    if (leftOnPurpose && session) {
+      session.active = false;
+      saveSession(session);
+    }
+    showInicio(message);
+  },
+  seatMoved() {
+    clearSession();
+    show("movido",
+      h("section", { class: "page narrow" },
+        h("h1", {}, "Seguiste en otro dispositivo"),
+        h("p", {}, "Tu partida sigue en el otro celular o computadora. Aquí ya no se puede jugar."),
+        h("p", {}, "Si quieres volver a este aparato, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
+        h("button", { type: "button", class: "btn primary", onclick: () => showInicio() }, "Ir al inicio")));
+    announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
+    focusMain();
+  },
+  lostSession(message) {
+    clearSession();
+    showInicio(message);
+  },
+};
+
+function startGame(session) {
+  session.active = true;
+  saveSession(session);
+  if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
+  show("mesa");
+  game = new Game(main, session, appHooks);
+  game.start();
+}
+
+// ------------------------------------------------------------------ Inicio
+
+function nameField(id) {
+  return h("div", { class: "field" },
+    h("label", { for: id }, "¿Cómo te llamas?"),
+    h("input", { id, name: "nombre", type: "text", maxlength: "20", autocomplete: "given-name",
+      value: loadName(), placeholder: "Tu nombre" }));
+}
+
+function readName(id) {
+  const value = (document.getElementById(id)?.value || "").trim().slice(0, 20);
+  if (value) saveName(value);
+  return value;
+}
+
+function busy(button, text) {
+  button.setAttribute("aria-disabled", "true");
+  button.dataset.label = button.textContent;
+  button.textContent = text;
+}
+
+function unbusy(button) {
+  button.removeAttribute("aria-disabled");
+  if (button.dataset.label) button.textContent = button.dataset.label;
+}
+
+function showInicio(message = null) {
+  const session = loadSession();
+  const status = h("p", { class: "error-line", role: "alert", id: "inicio-error" }, message || "");
+  if (!message) status.hidden = true;
+  const fail = (error) => {
+    status.textContent = error.message;
+    status.hidden = false;
+  };
+
+  const playComputer = async (level, button) => {
+    if (button.getAttribute("aria-disabled")) return;
+    busy(button, "Preparando la mesa…");
+    try {
+      const name = readName("nombre");
+      const data = await createRoom({ mode: "computer", level, name: name || undefined });
+      startGame({ room: data.room, seat: data.seat, token: data.token, since: null, mode: "computer" });
+    } catch (error) {
+      unbusy(button);
+      fail(error);
+    }
+  };
+
+  const playFriend = async (button) => {
+    if (button.getAttribute("aria-disabled")) return;
+    busy(button, "Preparando la invitación…");
+    try {
+      const name = readName("nombre");
+      const data = await createRoom({ mode: "friend", name: name || undefined });
+      startGame({ room: data.room, seat: data.seat, token: data.token, since: null, mode: "friend",
+        invite_url: data.invite_url });
+    } catch (error) {
+      unbusy(button);
+      fail(error);
+    }
+  };
+
+  const useCode = async (event) => {
+    event.preventDefault();
+    const input = document.getElementById("codigo");
+    const button = event.target.querySelector("button");
+    const raw = (input.value || "").trim();
+    if (!raw) {
+      fail({ message: "Escribe el código que te salió en el otro aparato." });
+      input.focus();
+      return;
+    }
+    const code = raw.replace(/^.*\/r\//, "");
+    busy(button, "Buscando…");
+    try {
+      const data = await rejoin(code);
+      startGame({ room: data.room, seat: data.seat, token: data.token, since: null });
+    } catch (error) {
+      unbusy(button);
+      fail(error);
+    }
+  };
+
+  const computerButtons = ["facil", "normal"].map((level) => {
+    const button = h("button", { type: "button", class: "btn big", "data-level": level },
+      level === "facil" ? "Fácil" : "Normal",
+      h("span", { class: "sub" }, level === "facil" ? "para aprender" : "un buen reto"));
+    button.addEventListener("click", () => playComputer(level, button));
+    return button;
+  });
+  const friendButton = h("button", { type: "button", class: "btn big friend" }, "Jugar con un amigo",
+    h("span", { class: "sub" }, "te damos un enlace para mandarle"));
+  friendButton.addEventListener("click", () => playFriend(friendButton));
+
+  show("inicio",
+    h("section", { class: "page inicio" },
+      h("header", { class: "hero" },
+        h("div", { class: "hero-cards", "aria-hidden": "true" },
+          h("span", { class: "hero-card black" }, "A♠"), h("span", { class: "hero-card red" }, "10♦"),
+          h("span", { class: "hero-card black" }, "2♠")),
+        h("h1", {}, "Casino dominicano"),
+        h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
+      status,
+      session ? h("div", { class: "continue" },
+        h("button", { type: "button", class: "btn big primary continue-game",
+          onclick: () => startGame(session) }, "Continuar partida",
+          h("span", { class: "sub" }, "la que dejaste en este aparato"))) : null,
+      nameField("nombre"),
+      h("section", { class: "choice", "aria-labelledby": "t-computadora" },
+        h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
+        h("div", { class: "button-row two" }, computerButtons)),
+      h("section", { class: "choice", "aria-labelledby": "t-amigo" },
+        h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
+        friendButton),
+      h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
+        h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
+        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida de otro aparato:"),
+        h("div", { class: "inline" },
+          h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
+            autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX" }),
+          h("button", { type: "submit", class: "btn" }, "Seguir"))),
+      h("nav", { class: "links", "aria-label": "Para leer" },
+        h("button", { type: "button", class: "btn quiet", onclick: () => showPage("ayuda") }, "Cómo se juega"),
+        h("button", { type: "button", class: "btn quiet", onclick: () => showPage("sobre") }, "Sobre el casino")),
+      h("p", { class: "small foot" }, "Solo para divertirse: aquí no se apuesta dinero.")));
+  if (message) announce(message);
+}
+
+// ------------------------------------------------------------------ reading pages
+
+function showPage(which) {
+  const html = which === "ayuda" ? COMO_SE_JUEGA : SOBRE_EL_CASINO;
+  const back = h("button", { type: "button", class: "btn", onclick: () => showInicio() }, "← Volver al inicio");
+  const prose = h("article", { class: "prose", html });
+  prose.querySelectorAll("[data-go]").forEach((link) => {
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      showPage(link.dataset.go);
+    });
+  });
+  show(which, h("section", { class: "page reading" }, back, prose,
+    h("button", { type: "button", class: "btn", onclick: () => showInicio() }, "Volver al inicio")));
+  focusMain();
+}
+
+// ------------------------------------------------------------------ invitations and codes
+
+function showJoin(invite) {
+  const status = h("p", { class: "error-line", role: "alert" });
+  status.hidden = true;
+  const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
+  const onsubmit = async (event) => {
+    event.preventDefault();
+    if (button.getAttribute("aria-disabled")) return;
+    busy(button, "Entrando…");
+    try {
+      const name = readName("nombre-invitado");
+      const data = await joinRoom(invite, name || undefined);
+      startGame({ room: data.room, seat: data.seat, token: data.token, since: null, mode: "friend" });
+    } catch (error) {
+      unbusy(button);
+      status.textContent = error.message;
+      status.hidden = false;
+    }
+  };
+  show("unirse",
+    h("section", { class: "page narrow" },
+      h("h1", {}, "¡Te invitaron a jugar casino!"),
+      h("p", {}, "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
+      h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
+      h("p", { class: "small" },
+        h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); showInicio(); } },
+          "Ir al inicio"))));
+  focusMain();
+}
+
+async function useRejoinLink(code) {
+  show("rejoin", h("section", { class: "page narrow" }, h("h1", {}, "Buscando tu partida…")));
+  try {
+    const data = await rejoin(code);
+    startGame({ room: data.room, seat: data.seat, token: data.token, since: null });
+  } catch (error) {
+    window.history.replaceState(null, "", "/");
+    showInicio(error.message);
+  }
+}
+
+// ------------------------------------------------------------------ boot
+
+function boot() {
+  const path = window.location.pathname;
+  const join = path.match(/^\/j\/([A-Za-z0-9_-]{1,64})\/?$/);
+  const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
+  if (join) {
+    const session = loadSession();
+    showJoin(join[1]);
+    if (session && session.active) {
+      // a seat is already open on this device: offer it too, without losing the invitation
+      main.querySelector("form")?.after(h("p", { class: "small" },
+        h("button", { type: "button", class: "btn quiet", onclick: () => startGame(session) },
+          "Mejor sigo mi partida de antes")));
+    }
+    return;
+  }
+  if (moved) {
+    useRejoinLink(moved[1]);
+    return;
+  }
+  const session = loadSession();
+  if (session && session.active) {
+    startGame(session);
+    return;
+  }
+  showInicio();
+}
+
+boot();

@@ -1,0 +1,140 @@
+// The websocket to the game: says hello with the seat token, keeps the last seq it saw and,
+// when the signal drops, reconnects with backoff and resumes with `since`.
+
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 12000];
+const PING_MS = 25000;
+
+export class Connection {
+  /**
+   * @param {object} session {token, since}
+   * @param {object} handlers onMessage(msg), onStatus(status, attempt), onFatal(code, message)
+   */
+  constructor(session, handlers) {
+    this.session = session;
+    this.handlers = handlers;
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.timer = null;
+    this.pingTimer = null;
+    this.lastSeq = session.since ?? null;
+    this.welcomed = false;
+  }
+
+  url() {
+    const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${window.location.host}/ws`;
+  }
+
+  open() {
+    if (this.closed) return;
+    this.handlers.onStatus(this.attempt === 0 ? "connecting" : "reconnecting", this.attempt);
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    this.welcomed = false;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.session.token, since: this.lastSeq }));
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.stopPing();
+      if (this.closed) return;
+      // 4401-style codes or a refused token end the game on this device for good
+      if (event.code === 4401 || event.code === 4403 || event.code === 4409) {
+        this.closed = true;
+        this.handlers.onFatal("bad_token", "");
+        return;
+      }
+      this.retry();
+    });
+  }
+
+  receive(msg) {
+    if (typeof msg.seq === "number" && (msg.type === "welcome" || msg.type === "event")) {
+      this.lastSeq = Math.max(this.lastSeq ?? 0, msg.seq);
+      this.session.since = this.lastSeq;
+    }
+    if (msg.type === "welcome") {
+      this.welcomed = true;
+      this.attempt = 0;
+      this.handlers.onStatus("online", 0);
+      this.startPing();
+    }
+    if (msg.type === "seat_moved") {
+      this.closed = true;
+      this.handlers.onMessage(msg);
+      this.ws?.close();
+      return;
+    }
+    if (msg.type === "error" && !this.welcomed && isFatal(msg.code)) {
+      this.closed = true;
+      this.handlers.onFatal(msg.code, msg.message || "");
+      this.ws?.close();
+      return;
+    }
+    this.handlers.onMessage(msg);
+  }
+
+  retry() {
+    if (this.closed) return;
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.handlers.onStatus("reconnecting", this.attempt);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  /** Try again right away (the page came back online or to the foreground). */
+  nudge() {
+    if (this.closed || this.ws) return;
+    clearTimeout(this.timer);
+    this.open();
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.welcomed) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  startPing() {
+    this.stopPing();
+    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+  }
+
+  stopPing() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.stopPing();
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.close();
+    }
+  }
+}
+
+function isFatal(code) {
+  return code === "bad_token" || code === "seat_moved" || code === "room_gone";
+}

@@ -1,0 +1,83 @@
+// Tiny helpers to build DOM nodes and talk to screen readers.
+
+/** h("button", {class: "x", onclick: fn, "aria-label": "..."}, "text", child, ...) */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "class") {
+      el.className = value;
+    } else if (key === "dataset") {
+      Object.assign(el.dataset, value);
+    } else if (key === "html") {
+      el.innerHTML = value;
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+let announceTimer = null;
+
+/** Says `text` through the polite live region (moves, turns, connection). */
+export function announce(text) {
+  const region = document.getElementById("announcer");
+  if (!region) return;
+  clearTimeout(announceTimer);
+  region.textContent = "";
+  announceTimer = setTimeout(() => {
+    region.textContent = text;
+  }, 30);
+}
+
+/** Says `text` at once, interrupting (errors). */
+export function alertNow(text) {
+  const region = document.getElementById("alert");
+  if (!region) return;
+  region.textContent = "";
+  setTimeout(() => {
+    region.textContent = text;
+  }, 30);
+}
+
+export function wait(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export function capitalize(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** Opens a modal <dialog>; returns it. `onClose` runs once when it closes. */
+export function openDialog({ title, body, className = "", onClose = null, closeLabel = "Cerrar" }) {
+  const heading = h("h2", { id: "dlg-title-" + Math.random().toString(36).slice(2) }, title);
+  const dialog = h(
+    "dialog",
+    { class: "dialog " + className, "aria-labelledby": heading.id },
+    h("div", { class: "dialog-head" }, heading,
+      closeLabel ? h("button", { type: "button", class: "icon-button", "aria-label": closeLabel,
+        onclick: () => dialog.close() }, "✕") : null),
+    h("div", { class: "dialog-body" }, body),
+  );
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    if (onClose) onClose();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+  return dialog;
+}

@@ -1,0 +1,1068 @@
+// La mesa: one game on this device. Holds the websocket, the latest view the server sent,
+// the player's selection, and draws the table, the hand, the score sheets and the notices.
+// The browser knows no rules: what each hand card can do comes from `view.options`.
+
+import { newRejoinCode, qrUrl } from "./api.js";
+import {
+  cardBack, cardElement, cardName, cardNameWithArticle, cardShort, cardValue, isRed,
+  pileName, pileTitle,
+} from "./cards.js";
+import { Connection } from "./connection.js";
+import { alertNow, announce, capitalize, h, openDialog, wait } from "./dom.js";
+import { loadAnimMs, loadHints, saveHints, saveSession } from "./store.js";
+import { COMO_SE_JUEGA } from "./texts.js";
+
+const CATEGORY_LABELS = [
+  ["Más cartas", "Más cartas"],
+  ["Picas", "Picas"],
+  ["10♦", "Diez de diamantes"],
+  ["2♠", "Dos de picas"],
+  ["Ases", "Ases"],
+  ["Limpias", "Limpias"],
+];
+
+const LEVEL_NAMES = { facil: "Fácil", normal: "Normal" };
+
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+let moveCounter = 0;
+
+export class Game {
+  /**
+   * @param {HTMLElement} root where the table is drawn
+   * @param {object} session {room, seat, token, since, invite_url?}
+   * @param {object} app {goHome(message), seatMoved(), lostSession(message)}
+   */
+  constructor(root, session, app) {
+    this.root = root;
+    this.session = session;
+    this.app = app;
+    this.view = null;
+    this.hints = loadHints();
+    this.ui = freshUi();
+    this.queue = [];
+    this.pumping = false;
+    this.sheet = null; // the open end-of-hand dialog
+    this.presence = null; // the opponent's last presence message
+    this.status = "connecting";
+    this.notice = null; // a short-lived line of news ("Primo volvió a la mesa")
+    this.noticeTimer = null;
+    this.graceTimer = null;
+    this.welcomed = false;
+    this.animating = false;
+    this.conn = new Connection(session, {
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (status, attempt) => this.onStatus(status, attempt),
+      onFatal: (code, message) => this.onFatal(code, message),
+    });
+    this.onOnline = () => this.conn.nudge();
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") this.conn.nudge();
+    };
+    window.addEventListener("online", this.onOnline);
+    document.addEventListener("visibilitychange", this.onVisible);
+  }
+
+  start() {
+    this.render();
+    this.conn.open();
+  }
+
+  stop() {
+    this.conn.close();
+    window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    clearTimeout(this.noticeTimer);
+    clearTimeout(this.graceTimer);
+    setBanner(null);
+    if (this.sheet) {
+      const sheet = this.sheet;
+      this.sheet = null;
+      sheet.close();
+    }
+  }
+
+  // ---------------------------------------------------------------- names and facts
+
+  get seat() {
+    return this.view ? this.view.seat : this.session.seat;
+  }
+
+  opponentName() {
+    const v = this.view;
+    if (!v) return "tu contrincante";
+    if (v.opponent && v.opponent.kind === "computer") return "la computadora";
+    return v.names[1 - v.seat] || "tu primo";
+  }
+
+  isFriendGame() {
+    return Boolean(this.view && this.view.opponent && this.view.opponent.kind === "person");
+  }
+
+  myTurn() {
+    const v = this.view;
+    return Boolean(v && v.status === "playing" && v.turn === v.seat && v.options.length > 0);
+  }
+
+  optionsFor(code) {
+    return (this.view?.options || []).find((o) => o.card === code) || null;
+  }
+
+  persist() {
+    saveSession(this.session);
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  onStatus(status, attempt) {
+    this.status = status;
+    if (status === "reconnecting") {
+      setBanner(attempt > 2 ? "Reconectando… (sin señal, seguimos intentando)" : "Reconectando…");
+    } else if (status === "online") {
+      setBanner(null);
+    }
+    this.updateRootState();
+  }
+
+  onFatal(code, message) {
+    this.stop();
+    if (code === "bad_origin") {
+      this.app.goHome(message || "Esta página no puede conectarse al juego.");
+      return;
+    }
+    this.app.lostSession(message || "Esa partida ya no está abierta en este aparato.");
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.onWelcome(msg);
+        break;
+      case "event":
+        if (msg.event && msg.event.kind === "rematch") this.closeSheet();
+        this.queue.push({ event: msg.event, view: msg.view, seq: msg.seq });
+        this.pump();
+        break;
+      case "state":
+        this.queue.push({ event: null, view: msg.view, seq: msg.seq });
+        this.pump();
+        break;
+      case "ack":
+        if (this.ui.pending && this.ui.pending.id === msg.id) this.ui.pending = null;
+        break;
+      case "error":
+        this.onError(msg);
+        break;
+      case "presence":
+        this.onPresence(msg);
+        break;
+      case "seat_moved":
+        this.stop();
+        this.app.seatMoved();
+        break;
+      default:
+        break;
+    }
+  }
+
+  onWelcome(msg) {
+    const first = !this.welcomed;
+    this.welcomed = true;
+    this.session.room = msg.room;
+    this.session.seat = msg.seat;
+    this.persist();
+    const events = (msg.events || []).map((e) => e.event);
+    const byComputerForMe = events.filter((e) => e.kind === "move" && e.seat === msg.seat).length;
+    const handEnd = [...events].reverse().find((e) => e.kind === "hand_end");
+    this.queue = [];
+    this.ui = freshUi();
+    this.setView(msg.view);
+    if (byComputerForMe > 0) {
+      this.flash(`Volviste a tu asiento. Mientras no estabas, la computadora jugó ${
+        byComputerForMe === 1 ? "una jugada" : byComputerForMe + " jugadas"} por ti.`);
+    } else if (!first) {
+      announce("Conexión recuperada. " + this.turnWords());
+    } else {
+      announce(this.turnWords());
+    }
+    this.render();
+    if (handEnd && !this.sheet) this.openHandSheet(handEnd);
+  }
+
+  onError(msg) {
+    const pending = this.ui.pending;
+    if (msg.id && pending && pending.id !== msg.id) return;
+    this.ui = freshUi();
+    let text = msg.message || "Esa jugada no se puede.";
+    if (msg.code === "stale") text = "La mesa cambió. Mira la jugada nueva y escoge otra vez.";
+    if (msg.code === "rate_limited") text = msg.message || "Vas muy rápido. Espera un momento.";
+    this.ui.error = text;
+    alertNow(text);
+    this.render();
+    if (msg.code === "stale" && this.queue.length === 0) {
+      // the fresh view is on its way; if the socket is confused, a reconnect fixes it
+    }
+  }
+
+  onPresence(msg) {
+    if (!this.view || msg.seat === this.view.seat) return;
+    const before = this.presence;
+    this.presence = msg;
+    const name = capitalize(this.opponentName());
+    if (before && !before.connected && msg.connected) {
+      this.flash(`¡${name} volvió a la mesa!`);
+    } else if (msg.connected === false && (!before || before.connected)) {
+      announce(`${name} se desconectó. Lo esperamos un momento.`);
+    } else if (msg.takeover && (!before || !before.takeover)) {
+      announce(`La computadora juega por ${name} hasta que vuelva.`);
+    }
+    this.scheduleGraceEnd();
+    this.render();
+  }
+
+  scheduleGraceEnd() {
+    clearTimeout(this.graceTimer);
+    const p = this.presence;
+    if (!p || p.connected || !p.grace_ends_at || p.takeover) return;
+    const ms = p.grace_ends_at * 1000 - Date.now();
+    if (ms > 0) this.graceTimer = setTimeout(() => this.render(), ms + 50);
+  }
+
+  setView(view) {
+    this.view = view;
+    if (typeof view.seq === "number") {
+      this.session.since = Math.max(this.session.since ?? 0, view.seq);
+    }
+    if (view.status !== "waiting" && this.session.invite_url) {
+      delete this.session.invite_url;
+    }
+    if (view.opponent && view.opponent.kind === "person" && this.presence === null) {
+      // until a presence message says otherwise, trust the view
+      this.presence = {
+        seat: 1 - view.seat, connected: view.opponent.connected, grace_ends_at: null,
+        takeover: view.opponent.takeover,
+      };
+    }
+    if (this.presence && view.opponent) {
+      this.presence.takeover = view.opponent.takeover;
+    }
+    this.persist();
+  }
+
+  async pump() {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && !this.sheet) {
+        const item = this.queue.shift();
+        await this.apply(item);
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  async apply({ event, view }) {
+    const kind = event ? event.kind : "state";
+    if (kind === "move" && this.view && event.seat !== this.view.seat) {
+      await this.animateOpponentMove(event);
+    }
+    const wasWaiting = this.view && this.view.status === "waiting";
+    this.setView(view);
+    if (kind === "move") {
+      if (event.seat === view.seat) this.ui = freshUi();
+      else this.ui.error = null;
+      this.render();
+      announce(this.describeMove(event, true) + " " + this.turnWords());
+    } else if (kind === "deal") {
+      this.render();
+      announce("Se repartieron 4 cartas más a cada uno.");
+    } else if (kind === "hand_end") {
+      this.ui = freshUi();
+      this.render();
+      this.openHandSheet(event);
+    } else if (kind === "new_hand") {
+      this.render();
+      announce(`Empieza la mano ${event.hand_number + 1}. ${this.turnWords()}`);
+    } else if (kind === "rematch") {
+      this.ui = freshUi();
+      this.render();
+      this.flash("¡Revancha! Empieza otra partida.");
+    } else {
+      this.render();
+      if (wasWaiting && view.status === "playing") {
+        this.flash(`¡${capitalize(this.opponentName())} llegó! Empieza la partida.`);
+      }
+    }
+  }
+
+  async animateOpponentMove(event) {
+    const ms = loadAnimMs(reducedMotion());
+    if (ms <= 0) return;
+    this.animating = true;
+    this.updateRootState();
+    const area = this.root.querySelector(".table-cards");
+    if (area) {
+      for (const code of event.taken || []) {
+        const hit = area.querySelector(`[data-code="${code}"]`) ||
+          area.querySelector(`[data-pile-cards~="${code}"]`);
+        if (hit) hit.classList.add("being-taken");
+      }
+      const card = cardElement(event.move.card, { interactive: false });
+      card.classList.add("incoming");
+      area.append(card);
+      area.closest(".table-area")?.classList.remove("empty");
+    }
+    const line = this.root.querySelector(".lastmove");
+    if (line) line.replaceChildren(...this.moveLine(event));
+    announce(this.describeMove(event, true));
+    await wait(ms);
+    this.animating = false;
+  }
+
+  // ---------------------------------------------------------------- words
+
+  who(seat, sentenceStart = true) {
+    if (seat === this.seat) return sentenceStart ? "Tú" : "tú";
+    const name = this.opponentName();
+    return sentenceStart ? capitalize(name) : name;
+  }
+
+  /** A sentence for the live region or the last-move line. */
+  describeMove(event, spoken) {
+    const mine = event.seat === this.seat;
+    const card = spoken ? cardNameWithArticle(event.move.card) : cardShort(event.move.card);
+    const list = (codes) =>
+      codes.map((c) => (spoken ? cardName(c) : cardShort(c))).join(", ");
+    const who = mine ? "" : this.who(event.seat) + " ";
+    const m = event.move;
+    let text;
+    if (m.kind === "capture") {
+      const taken = (event.taken || []).filter((c) => c !== m.card);
+      text = mine
+        ? `Jugaste ${card} y te llevaste ${list(taken)}.`
+        : `${who}jugó ${card} y se llevó ${list(taken)}.`;
+      if (event.limpia) text += " ¡Limpia!";
+    } else if (m.kind === "build") {
+      const pile = this.view?.table.piles.find((p) => p.cards.includes(m.card));
+      const doble = pile && pile.double ? " doble" : "";
+      text = mine
+        ? `Pusiste ${card} e hiciste un montón${doble} de ${m.value}.`
+        : `${who}puso ${card} e hizo un montón${doble} de ${m.value}.`;
+    } else {
+      text = mine ? `Echaste ${card} a la mesa.` : `${who}echó ${card} a la mesa.`;
+    }
+    return text;
+  }
+
+  moveLine(event) {
+    const mine = event.seat === this.seat;
+    const m = event.move;
+    const nodes = [h("span", { class: "who" }, mine ? "Tú" : capitalize(this.opponentName())), ": "];
+    nodes.push(chip(m.card));
+    if (m.kind === "capture") {
+      const taken = (event.taken || []).filter((c) => c !== m.card);
+      nodes.push(mine ? " te llevaste " : " se llevó ");
+      taken.forEach((c, i) => {
+        if (i) nodes.push(" ");
+        nodes.push(chip(c));
+      });
+      if (event.limpia) nodes.push(h("strong", { class: "limpia" }, " ¡Limpia!"));
+    } else if (m.kind === "build") {
+      nodes.push(` montón de ${m.value}`);
+    } else {
+      nodes.push(" a la mesa");
+    }
+    return [h("span", { class: "sr-only" }, this.describeMove(event, true)),
+      h("span", { "aria-hidden": "true" }, nodes)];
+  }
+
+  turnWords() {
+    const v = this.view;
+    if (!v) return "";
+    if (v.status === "waiting") return "Esperando a que llegue tu amigo.";
+    if (v.status === "finished") return "La partida terminó.";
+    return v.turn === v.seat ? "Te toca." : `Le toca a ${this.opponentName()}.`;
+  }
+
+  // ---------------------------------------------------------------- notices
+
+  flash(text) {
+    this.notice = text;
+    announce(text);
+    clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => {
+      this.notice = null;
+      this.render();
+    }, 6000);
+    this.render();
+  }
+
+  // ---------------------------------------------------------------- actions
+
+  selectCard(code) {
+    if (this.ui.pending || this.animating) return;
+    if (!this.myTurn()) {
+      this.ui.error = this.view?.status === "playing"
+        ? `Todavía no te toca: le toca a ${this.opponentName()}.` : null;
+      this.render();
+      return;
+    }
+    if (this.ui.selected === code) {
+      this.ui = freshUi();
+    } else {
+      const keepPicks = this.ui.picked;
+      this.ui = freshUi();
+      this.ui.selected = code;
+      this.ui.picked = keepPicks;
+    }
+    this.render();
+    this.focusLater(this.ui.selected ? ".actions button:not([aria-disabled])" : null);
+  }
+
+  toggleTableItem(id) {
+    if (this.ui.pending || this.animating) return;
+    if (!this.myTurn()) {
+      this.ui.error = `Todavía no te toca: le toca a ${this.opponentName()}.`;
+      this.render();
+      return;
+    }
+    if (!this.ui.selected) {
+      this.ui.error = "Primero toca una carta de tu mano; después, lo que quieres de la mesa.";
+      this.render();
+      return;
+    }
+    this.ui.error = null;
+    const picked = new Set(this.ui.picked);
+    if (picked.has(id)) picked.delete(id);
+    else picked.add(id);
+    this.ui.picked = picked;
+    if (this.ui.mode === "build") this.ui.buildValue = this.guessBuildValue();
+    this.ui.idea = null;
+    this.render();
+    this.focusLater(`.table-area [data-id="${id}"]`);
+  }
+
+  guessBuildValue() {
+    const v = this.view;
+    const code = this.ui.selected;
+    if (!v || !code) return null;
+    let sum = cardValue(code);
+    for (const id of this.ui.picked) {
+      const pile = v.table.piles.find((p) => p.id === id);
+      sum += pile ? pile.value : cardValue(id);
+    }
+    if (sum >= 2 && sum <= 14) return sum;
+    return this.ui.buildValue ?? Math.max(2, Math.min(14, cardValue(code)));
+  }
+
+  sendMove(move) {
+    if (!this.view || this.ui.pending) return;
+    const id = `m${Date.now().toString(36)}-${++moveCounter}`;
+    const ok = this.conn.send({ type: "move", move, seq: this.view.seq ?? this.session.since, id });
+    if (!ok) {
+      this.ui.error = "No hay conexión ahora mismo. Espera a que vuelva la señal y juega otra vez.";
+      alertNow(this.ui.error);
+      this.render();
+      return;
+    }
+    this.ui.pending = { id, move };
+    this.ui.error = null;
+    this.render();
+  }
+
+  doCapture(which) {
+    const opts = this.optionsFor(this.ui.selected);
+    if (!opts) return;
+    if (which === "picked") {
+      this.sendMove({ kind: "capture", card: opts.card, take: [...this.ui.picked] });
+      return;
+    }
+    const move = which === "solo" ? opts.llevarte_solo : opts.llevarte;
+    if (!move) {
+      this.ui.error = `Con ${cardNameWithArticle(opts.card)} no hay nada que llevarte.`;
+      alertNow(this.ui.error);
+      this.render();
+      return;
+    }
+    this.sendMove(move);
+  }
+
+  doTrail() {
+    const code = this.ui.selected;
+    if (!code) return;
+    // even when the options say no, the server explains why in its own words
+    this.sendMove({ kind: "trail", card: code });
+  }
+
+  startBuild() {
+    if (!this.ui.selected) return;
+    this.ui.mode = "build";
+    this.ui.error = null;
+    this.ui.buildValue = this.guessBuildValue();
+    this.render();
+    this.focusLater(".build-panel button");
+  }
+
+  chooseIdea(index) {
+    const opts = this.optionsFor(this.ui.selected);
+    const idea = opts?.builds[index];
+    if (!idea) return;
+    this.ui.picked = new Set(idea.move.take);
+    this.ui.buildValue = idea.value;
+    this.ui.idea = index;
+    this.render();
+    this.focusLater(".build-confirm");
+  }
+
+  confirmBuild() {
+    const code = this.ui.selected;
+    if (!code) return;
+    if (this.ui.picked.size === 0) {
+      this.ui.error = "Toca en la mesa las cartas o montones para tu montón.";
+      alertNow(this.ui.error);
+      this.render();
+      return;
+    }
+    this.sendMove({ kind: "build", card: code, take: [...this.ui.picked], value: this.ui.buildValue });
+  }
+
+  cancel() {
+    this.ui = freshUi();
+    this.render();
+  }
+
+  setHints(on) {
+    this.hints = on;
+    saveHints(on);
+    announce(on ? "Ayudas puestas." : "Ayudas quitadas.");
+    this.render();
+  }
+
+  takeover(level) {
+    if (!this.conn.send({ type: "takeover", level })) {
+      this.ui.error = "No hay conexión ahora mismo.";
+      this.render();
+    }
+  }
+
+  rematch() {
+    this.conn.send({ type: "rematch" });
+  }
+
+  focusLater(selector) {
+    if (!selector) return;
+    requestAnimationFrame(() => this.root.querySelector(selector)?.focus());
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  updateRootState() {
+    const mesa = this.root.querySelector(".mesa");
+    if (!mesa) return;
+    mesa.dataset.busy = String(Boolean(this.animating || this.ui.pending || this.status !== "online"));
+  }
+
+  render() {
+    const focusKey = document.activeElement?.dataset?.focusKey;
+    const v = this.view;
+    let content;
+    if (!v) {
+      content = h("section", { class: "mesa loading-mesa", "aria-busy": "true" },
+        h("p", { class: "loading" }, this.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"));
+    } else if (v.status === "waiting") {
+      content = this.renderWaiting();
+    } else {
+      content = this.renderMesa();
+    }
+    this.root.replaceChildren(content);
+    this.root.dataset.screen = "mesa";
+    this.updateRootState();
+    if (focusKey) this.root.querySelector(`[data-focus-key="${focusKey}"]`)?.focus();
+  }
+
+  renderWaiting() {
+    const v = this.view;
+    const code = v.invite;
+    const path = this.session.invite_url || (code ? `/j/${code}` : null);
+    const url = path ? new URL(path, window.location.origin).href : null;
+    const text = `¡Vamos a jugar casino! Entra a mi mesa: ${url}`;
+    const copy = async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        this.flash("Enlace copiado. Pégalo en un mensaje a tu amigo.");
+      } catch {
+        this.flash("No se pudo copiar. Mantén el dedo sobre el enlace para copiarlo.");
+      }
+    };
+    const share = async () => {
+      try {
+        await navigator.share({ title: "Casino dominicano", text: "¡Vamos a jugar casino!", url });
+      } catch {
+        // the player closed the share sheet
+      }
+    };
+    return h("section", { class: "mesa waiting", "aria-labelledby": "wait-title" },
+      this.renderTopbar(),
+      h("div", { class: "invite-card" },
+        h("h2", { id: "wait-title" }, "Invita a tu amigo"),
+        h("p", {}, "Mándale este enlace. Cuando lo abra, se sienta contigo a la mesa."),
+        url ? h("p", { class: "invite-link" }, h("a", { href: url, "data-invite-link": "" }, url)) : null,
+        code ? h("p", { class: "invite-code" }, "Código de invitación: ",
+          h("strong", { "data-invite-code": "" }, code)) : null,
+        h("div", { class: "button-row" },
+          url ? h("button", { type: "button", class: "btn", onclick: copy }, "Copiar enlace") : null,
+          url && navigator.share
+            ? h("button", { type: "button", class: "btn", onclick: share }, "Compartir") : null,
+          url ? h("a", { class: "btn whatsapp", href: "https://wa.me/?text=" + encodeURIComponent(text),
+            target: "_blank", rel: "noopener" }, "Enviar por WhatsApp") : null,
+        ),
+        url ? h("img", { class: "qr", src: qrUrl(path), alt: "Código QR del enlace de invitación",
+          width: "180", height: "180" }) : null,
+        h("p", { class: "waiting-line", role: "status" },
+          h("span", { class: "dot-pulse", "aria-hidden": "true" }), " Esperando a que entre tu amigo…"),
+      ),
+      this.renderNotice(),
+    );
+  }
+
+  renderTopbar() {
+    const v = this.view;
+    const me = v.seat;
+    const them = 1 - me;
+    const oppName = capitalize(this.opponentName());
+    const limpias = (n) => (n === 1 ? "1 limpia" : `${n} limpias`);
+    return h("header", { class: "topbar" },
+      h("div", { class: "scores", "aria-label": "Puntos de la partida" },
+        h("p", { class: "score me", "data-score-seat": String(me) },
+          h("span", { class: "who" }, "Tú"),
+          h("span", { class: "pts", "aria-label": `${v.scores[me]} puntos` }, String(v.scores[me])),
+          h("span", { class: "limpias" }, limpias(v.limpias[me]))),
+        h("p", { class: "score them", "data-score-seat": String(them) },
+          h("span", { class: "who" }, oppName),
+          h("span", { class: "pts", "aria-label": `${v.scores[them]} puntos` }, String(v.scores[them])),
+          h("span", { class: "limpias" }, limpias(v.limpias[them]))),
+      ),
+      h("button", { type: "button", class: "btn menu-button", "aria-haspopup": "dialog",
+        "data-focus-key": "menu", onclick: () => this.openMenu() }, "Menú"),
+    );
+  }
+
+  renderMesa() {
+    const v = this.view;
+    const my = this.myTurn();
+    const oppName = this.opponentName();
+    const root = h("section", {
+      class: "mesa" + (this.hints ? " hints-on" : ""),
+      "aria-label": "La mesa",
+      "data-my-turn": String(my),
+      "data-hand-number": String(v.hand_number),
+    });
+    // opponent
+    const backs = h("div", { class: "opp-cards", "aria-hidden": "true" });
+    for (let i = 0; i < v.opponent_hand_size; i++) backs.append(cardBack());
+    const p = this.presence;
+    const away = this.isFriendGame() && p && !p.connected;
+    const opp = h("section", { class: "opponent", "aria-label": capitalize(oppName) },
+      h("p", { class: "opp-name" },
+        this.isFriendGame()
+          ? h("span", { class: "conn-dot" + (away ? " off" : ""), "aria-hidden": "true" }) : null,
+        capitalize(oppName),
+        v.opponent.kind === "computer" && v.opponent.level
+          ? h("span", { class: "level" }, ` (${LEVEL_NAMES[v.opponent.level] || v.opponent.level})`) : null,
+        h("span", { class: "count" },
+          ` · ${v.opponent_hand_size === 1 ? "1 carta" : v.opponent_hand_size + " cartas"}`)),
+      backs,
+      h("p", { class: "deck", "aria-label": `Quedan ${v.deck_size} cartas en el mazo` },
+        h("span", { class: "deck-icon", "aria-hidden": "true" }), `Mazo: ${v.deck_size}`),
+    );
+    // table
+    const tableCards = h("div", { class: "table-cards" });
+    const selecting = my && this.ui.selected;
+    const preview = new Set();
+    if (this.hints && selecting && this.ui.mode === "choose" && this.ui.picked.size === 0) {
+      const opts = this.optionsFor(this.ui.selected);
+      for (const id of opts?.llevarte?.take || []) preview.add(id);
+    }
+    for (const code of v.table.cards) {
+      const el = cardElement(code, { extraLabel: this.ui.picked.has(code) ? "marcada" : "" });
+      el.dataset.id = code;
+      el.dataset.focusKey = "t-" + code;
+      el.classList.add("table-card");
+      if (this.ui.picked.has(code)) el.classList.add("picked");
+      if (preview.has(code)) el.classList.add("would-take");
+      el.setAttribute("aria-pressed", String(this.ui.picked.has(code)));
+      el.addEventListener("click", () => this.toggleTableItem(code));
+      tableCards.append(el);
+    }
+    for (const pile of v.table.piles) {
+      tableCards.append(this.renderPile(pile, preview));
+    }
+    const empty = v.table.cards.length === 0 && v.table.piles.length === 0;
+    const table = h("section", { class: "table-area" + (empty ? " empty" : ""), "aria-label": "Cartas en la mesa" },
+      empty ? h("p", { class: "table-empty" }, "La mesa está vacía") : null,
+      tableCards);
+    // last move and turn
+    const last = h("p", { class: "lastmove" }, v.last_move ? this.moveLine(v.last_move) : "");
+    const turn = h("p", { class: "turn" + (my ? " mine" : ""), "data-turn": my ? "me" : "them" },
+      v.status === "finished"
+        ? (v.winner === v.seat ? "¡Ganaste la partida!" : `${capitalize(oppName)} ganó la partida.`)
+        : my ? "Te toca jugar" : `Le toca a ${oppName}…`);
+    // hand
+    const hand = h("section", { class: "hand", "aria-label": "Tu mano" });
+    for (const code of v.hand) {
+      const opts = this.optionsFor(code);
+      const canTake = Boolean(opts && opts.llevarte);
+      const hinted = this.hints && my && canTake;
+      const selected = this.ui.selected === code;
+      const extra = [selected ? "escogida" : "", hinted ? "se puede llevar algo" : ""]
+        .filter(Boolean).join(", ");
+      const el = cardElement(code, { extraLabel: extra });
+      el.classList.add("hand-card");
+      el.dataset.focusKey = "h-" + code;
+      if (hinted) el.classList.add("can-capture");
+      if (selected) el.classList.add("selected");
+      el.setAttribute("aria-pressed", String(selected));
+      el.addEventListener("click", () => this.selectCard(code));
+      if (hinted) el.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "✓"));
+      hand.append(el);
+    }
+    root.append(...[
+      this.renderTopbar(),
+      opp,
+      this.renderPresence(),
+      table,
+      last,
+      turn,
+      this.ui.error ? h("p", { class: "error-line", role: "alert" }, this.ui.error) : null,
+      this.renderNotice(),
+      hand,
+      this.renderActions(),
+    ].filter(Boolean));
+    return root;
+  }
+
+  renderPile(pile, preview) {
+    const v = this.view;
+    const oppName = this.opponentName();
+    const picked = this.ui.picked.has(pile.id);
+    const label = `${pileName(pile, v.seat, oppName)}: ${pile.cards.map(cardName).join(", ")}` +
+      (picked ? ", marcado" : "");
+    const fan = h("span", { class: "pile-cards", "aria-hidden": "true" },
+      pile.cards.map((c) => h("span", { class: "mini " + (isRed(c) ? "red" : "black") }, cardShort(c))));
+    const el = h("button", {
+      type: "button",
+      class: "pile" + (pile.owner === v.seat ? " mine" : " theirs") + (pile.double ? " double" : "") +
+        (picked ? " picked" : "") + (preview.has(pile.id) ? " would-take" : ""),
+      "aria-label": label,
+      "aria-pressed": String(picked),
+      "data-id": pile.id,
+      "data-focus-key": "p-" + pile.id,
+      "data-pile-cards": pile.cards.join(" "),
+      onclick: () => this.toggleTableItem(pile.id),
+    },
+    h("span", { class: "pile-value", "aria-hidden": "true" }, String(pile.value)),
+    h("span", { class: "pile-title", "aria-hidden": "true" }, pileTitle(pile, v.seat, oppName)),
+    fan);
+    return el;
+  }
+
+  renderPresence() {
+    if (!this.isFriendGame() || !this.presence) return null;
+    const p = this.presence;
+    const name = capitalize(this.opponentName());
+    if (p.connected) return null;
+    if (p.takeover) {
+      return h("div", { class: "presence takeover", role: "status" },
+        `${name} no está. La computadora (${LEVEL_NAMES[p.takeover] || p.takeover}) juega por ${name} hasta que vuelva.`);
+    }
+    const left = p.grace_ends_at ? p.grace_ends_at * 1000 - Date.now() : 0;
+    if (left > 0) {
+      return h("div", { class: "presence away", role: "status" },
+        `${name} se desconectó. Lo esperamos un momento a ver si vuelve…`);
+    }
+    return h("div", { class: "presence choose", role: "group", "aria-label": `${name} no ha vuelto` },
+      h("p", {}, `${name} no ha vuelto. ¿Quieres que la computadora juegue por ${name}?`),
+      h("div", { class: "button-row" },
+        h("button", { type: "button", class: "btn", onclick: () => this.takeover("facil") }, "Sí, en Fácil"),
+        h("button", { type: "button", class: "btn", onclick: () => this.takeover("normal") }, "Sí, en Normal")),
+      h("p", { class: "small" }, `Si prefieres, espera: cuando ${name} vuelva, sigue jugando.`));
+  }
+
+  renderNotice() {
+    if (!this.notice) return null;
+    return h("p", { class: "notice" }, this.notice);
+  }
+
+  renderActions() {
+    const v = this.view;
+    const bar = h("div", { class: "actions", "aria-label": "Jugadas" });
+    if (v.status === "finished") {
+      bar.append(h("button", { type: "button", class: "btn primary", onclick: () => this.rematch() },
+        v.rematch && v.rematch[v.seat] ? `Esperando a ${this.opponentName()}…` : "Revancha"));
+      return bar;
+    }
+    if (!this.myTurn()) {
+      bar.append(h("p", { class: "hint-line" }, "Espera tu turno."));
+      return bar;
+    }
+    if (this.ui.pending) {
+      bar.append(h("p", { class: "hint-line" }, "Jugando…"));
+      return bar;
+    }
+    const code = this.ui.selected;
+    if (!code) {
+      bar.append(h("p", { class: "hint-line" }, "Toca una carta de tu mano para jugarla."));
+      return bar;
+    }
+    const opts = this.optionsFor(code) || { llevarte: null, llevarte_solo: null, builds: [], trail: false };
+    if (this.ui.mode === "build") {
+      bar.append(this.renderBuildPanel(opts));
+      return bar;
+    }
+    const title = h("p", { class: "hint-line" }, "Con ", chip(code), " puedes:");
+    const btn = (label, onclick, enabled, extra = "") =>
+      h("button", { type: "button", class: "btn action " + extra, onclick,
+        "aria-disabled": enabled ? null : "true" }, label);
+    const row = h("div", { class: "button-row" });
+    if (this.ui.picked.size > 0) {
+      row.append(
+        btn(`Llevarte lo marcado (${this.ui.picked.size})`, () => this.doCapture("picked"), true, "primary take-picked"),
+        btn("Construir", () => this.startBuild(), true, "build"),
+        btn("Quitar marcas", () => { this.ui.picked = new Set(); this.render(); }, true, "quiet"),
+      );
+    } else {
+      row.append(btn("Llevarte", () => this.doCapture("most"), Boolean(opts.llevarte), "primary take"));
+      if (opts.llevarte_solo && !sameMove(opts.llevarte_solo, opts.llevarte)) {
+        row.append(btn("Llevarte solo", () => this.doCapture("solo"), true, "take-solo"));
+      }
+      row.append(
+        btn("Construir", () => this.startBuild(), true, "build"),
+        btn("Echar", () => this.doTrail(), opts.trail, "trail"),
+      );
+    }
+    row.append(btn("Cancelar", () => this.cancel(), true, "quiet cancel"));
+    bar.append(title, row);
+    if (this.ui.picked.size === 0) {
+      bar.append(h("p", { class: "small" }, "También puedes tocar en la mesa lo que te quieres llevar."));
+    }
+    return bar;
+  }
+
+  renderBuildPanel(opts) {
+    const code = this.ui.selected;
+    const panel = h("div", { class: "build-panel", role: "group", "aria-label": "Construir un montón" });
+    panel.append(h("p", { class: "hint-line" }, "Construir con ", chip(code)));
+    if (this.hints && opts.builds.length > 0) {
+      const list = h("ul", { class: "ideas", "aria-label": "Montones que puedes hacer" });
+      opts.builds.forEach((idea, i) => {
+        const items = idea.move.take.map((id) => this.itemShort(id));
+        const takers = idea.takers.map(cardShort).join(" o ");
+        const label = `${idea.double ? "Montón doble" : "Montón"} de ${idea.value}: ` +
+          `${[cardShort(code), ...items].join(" + ")}` + (takers ? ` · te lo llevas con ${takers}` : "");
+        list.append(h("li", {}, h("button", {
+          type: "button", class: "btn idea" + (this.ui.idea === i ? " chosen" : ""),
+          "aria-pressed": String(this.ui.idea === i), onclick: () => this.chooseIdea(i),
+        }, label)));
+      });
+      panel.append(h("p", { class: "small" }, "Ideas:"), list);
+    } else if (this.hints) {
+      panel.append(h("p", { class: "small" }, "Con esta carta no vemos montones posibles."));
+    }
+    panel.append(h("p", { class: "small" }, "Toca en la mesa las cartas o montones que quieres usar, y escoge el valor."));
+    const value = this.ui.buildValue ?? cardValue(code);
+    const setValue = (n) => {
+      this.ui.buildValue = Math.max(2, Math.min(14, n));
+      this.ui.idea = null;
+      this.render();
+    };
+    panel.append(h("div", { class: "value-row" },
+      h("span", { id: "valor-label" }, "Valor del montón:"),
+      h("button", { type: "button", class: "btn small-btn", "aria-label": "Bajar el valor",
+        "data-focus-key": "v-minus", onclick: () => setValue(value - 1) }, "−"),
+      h("output", { class: "build-value", "aria-labelledby": "valor-label", "aria-live": "polite" }, String(value)),
+      h("button", { type: "button", class: "btn small-btn", "aria-label": "Subir el valor",
+        "data-focus-key": "v-plus", onclick: () => setValue(value + 1) }, "+")));
+    panel.append(h("div", { class: "button-row" },
+      h("button", { type: "button", class: "btn primary build-confirm", onclick: () => this.confirmBuild() },
+        `Construir montón de ${value}`),
+      h("button", { type: "button", class: "btn quiet", onclick: () => {
+        this.ui.mode = "choose";
+        this.ui.picked = new Set();
+        this.ui.idea = null;
+        this.render();
+      } }, "Volver")));
+    return panel;
+  }
+
+  itemShort(id) {
+    const pile = this.view.table.piles.find((p) => p.id === id);
+    if (pile) return `montón de ${pile.value}`;
+    return cardShort(id);
+  }
+
+  // ---------------------------------------------------------------- dialogs
+
+  openMenu() {
+    const hintsButton = h("button", {
+      type: "button", class: "btn switch", role: "switch", "aria-checked": String(this.hints),
+      onclick: () => {
+        this.setHints(!this.hints);
+        hintsButton.setAttribute("aria-checked", String(this.hints));
+        hintsButton.querySelector(".state").textContent = this.hints ? "Sí" : "No";
+      },
+    }, "Ayudas: ", h("span", { class: "state" }, this.hints ? "Sí" : "No"));
+    const dialog = openDialog({
+      title: "Menú",
+      className: "menu",
+      body: h("div", { class: "menu-list" },
+        hintsButton,
+        h("p", { class: "small" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
+        h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openMoveDevice(); } },
+          "Seguir en otro dispositivo"),
+        h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openHelp(); } },
+          "Cómo se juega"),
+        h("button", { type: "button", class: "btn quiet", onclick: () => { dialog.close(); this.app.goHome(null, true); } },
+          "Salir al inicio"),
+        h("p", { class: "small" }, "Tu partida queda guardada en este aparato: la puedes continuar desde el inicio."),
+      ),
+    });
+  }
+
+  openHelp() {
+    openDialog({ title: "Cómo se juega", className: "help", body: h("div", { class: "prose", html: COMO_SE_JUEGA }) });
+  }
+
+  async openMoveDevice() {
+    const body = h("div", { class: "move-device" }, h("p", {}, "Pidiendo un código…"));
+    openDialog({ title: "Seguir en otro dispositivo", className: "move", body });
+    try {
+      const data = await newRejoinCode(this.session.token);
+      const url = new URL(data.url, window.location.origin).href;
+      const minutes = Math.max(1, Math.round((data.expires_in || 600) / 60));
+      body.replaceChildren(
+        h("p", {}, "En el otro celular o computadora, abre este enlace o escanea el código QR:"),
+        h("p", { class: "invite-link" }, h("a", { href: url, "data-rejoin-link": "" }, url)),
+        h("img", { class: "qr", src: qrUrl(data.url), alt: "Código QR para seguir la partida", width: "180", height: "180" }),
+        h("p", {}, "O, en el inicio del juego, escribe este código:"),
+        h("p", { class: "big-code", "data-rejoin-code": "", "aria-label": "Código: " + data.code.split("").join(" ") }, data.code),
+        h("p", { class: "small" }, `Sirve una sola vez, por ${minutes} minutos. Cuando entres en el otro aparato, aquí se cierra la partida.`),
+        h("button", { type: "button", class: "btn", onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(url);
+            announce("Enlace copiado.");
+          } catch {
+            announce("No se pudo copiar.");
+          }
+        } }, "Copiar enlace"),
+      );
+    } catch (error) {
+      body.replaceChildren(h("p", { class: "error-line", role: "alert" }, error.message));
+    }
+  }
+
+  closeSheet() {
+    if (this.sheet) {
+      const sheet = this.sheet;
+      this.sheet = null;
+      sheet.close();
+    }
+  }
+
+  openHandSheet(event) {
+    const v = this.view;
+    const me = v.seat;
+    const them = 1 - me;
+    const r = event.result;
+    const oppName = capitalize(this.opponentName());
+    const total = (i) => r.points[i].reduce((a, b) => a + b, 0);
+    const rows = CATEGORY_LABELS.map(([label, spoken], k) =>
+      h("tr", { "data-category": String(k) },
+        h("th", { scope: "row" }, h("span", { "aria-hidden": "true" }, label), h("span", { class: "sr-only" }, spoken)),
+        h("td", { "data-seat": String(me) }, String(r.points[me][k])),
+        h("td", { "data-seat": String(them) }, String(r.points[them][k]))));
+    const table = h("table", { class: "score-sheet" },
+      h("caption", { class: "sr-only" }, "Puntos de esta mano"),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Esta mano"), h("th", { scope: "col" }, "Tú"),
+        h("th", { scope: "col" }, oppName))),
+      h("tbody", {}, rows),
+      h("tfoot", {},
+        h("tr", { class: "hand-total" }, h("th", { scope: "row" }, "Total de la mano"),
+          h("td", { "data-seat": String(me) }, String(total(me))),
+          h("td", { "data-seat": String(them) }, String(total(them)))),
+        h("tr", { class: "match-total" }, h("th", { scope: "row" }, "En la partida"),
+          h("td", { "data-seat": String(me) }, String(r.scores[me])),
+          h("td", { "data-seat": String(them) }, String(r.scores[them])))));
+    const parts = [table];
+    if (r.swept && r.swept.length) {
+      parts.push(h("p", { class: "small" },
+        `Lo que quedó en la mesa (${r.swept.length === 1 ? "1 carta" : r.swept.length + " cartas"}) fue para ${
+          r.sweeper === me ? "ti" : this.opponentName()}, que fue el último en llevarse algo.`));
+    }
+    const finished = r.winner !== null && r.winner !== undefined;
+    let title = `Fin de la mano ${event.hand_number !== undefined ? event.hand_number + 1 : v.hand_number + 1}`;
+    if (finished) {
+      title = r.winner === me ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
+      parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
+        r.winner === me ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
+    } else {
+      parts.push(h("p", { class: "small" }, "Nadie ha llegado a 21: seguimos con otra mano."));
+    }
+    const buttons = h("div", { class: "button-row" });
+    if (finished) {
+      const rematchBtn = h("button", { type: "button", class: "btn primary rematch" }, "Revancha");
+      rematchBtn.addEventListener("click", () => {
+        this.rematch();
+        if (this.isFriendGame()) {
+          rematchBtn.textContent = `Esperando a ${this.opponentName()}…`;
+          rematchBtn.setAttribute("aria-disabled", "true");
+        }
+      });
+      buttons.append(rematchBtn,
+        h("button", { type: "button", class: "btn quiet", onclick: () => { this.closeSheet(); this.app.goHome(null, true); } },
+          "Volver al inicio"));
+    } else {
+      buttons.append(h("button", { type: "button", class: "btn primary next-hand", onclick: () => this.closeSheet() },
+        "Seguir jugando"));
+    }
+    parts.push(buttons);
+    announce(`${title}. Tú ${total(me)} puntos, ${oppName} ${total(them)}. En la partida: tú ${r.scores[me]}, ${oppName} ${r.scores[them]}.`);
+    this.sheet = openDialog({
+      title, body: h("div", {}, parts), className: "sheet" + (finished ? " final" : ""),
+      closeLabel: finished ? "Cerrar" : "Seguir jugando",
+      onClose: () => {
+        this.sheet = null;
+        this.render();
+        this.pump();
+      },
+    });
+    this.sheet.dataset.handNumber = String(event.hand_number ?? v.hand_number);
+  }
+}
+
+function freshUi() {
+  return { selected: null, picked: new Set(), mode: "choose", buildValue: null, idea: null,
+    pending: null, error: null };
+}
+
+function sameMove(a, b) {
+  if (!a || !b) return false;
+  return a.kind === b.kind && a.card === b.card &&
+    JSON.stringify([...(a.take || [])].sort()) === JSON.stringify([...(b.take || [])].sort());
+}
+
+function chip(code) {
+  return h("span", { class: "chip " + (isRed(code) ? "red" : "black") }, cardShort(code));
+}
+
+function setBanner(text) {
+  const banner = document.getElementById("banner");
+  if (!banner) return;
+  if (text) {
+    banner.textContent = text;
+    banner.hidden = false;
+  } else {
+    banner.hidden = true;
+    banner.textContent = "";
+  }
+}
