@@ -1,0 +1,274 @@
+"""Test kit for the server tests: the real server as a subprocess, and a websocket client
+that records every message it receives. No mocks of our code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = sys.executable
+TIMEOUT = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class ServerProc:
+    """``python -m server`` on a free port with its own SQLite file."""
+
+    tmp: Path
+    env_extra: dict[str, str] = field(default_factory=dict)
+    port: int = 0
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def db_path(self) -> Path:
+        return self.tmp / "casino.db"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws"
+
+    def start(self) -> ServerProc:
+        self.port = self.port or free_port()
+        env = dict(os.environ)
+        env.update({
+            "DATABASE_URL": f"sqlite+aiosqlite:///{self.db_path}",
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+            "COMPUTER_DELAY": "0",
+            "LOG_LEVEL": "warning",
+            "PYTHONUNBUFFERED": "1",
+        })
+        env.update(self.env_extra)
+        self.log = open(self.tmp / f"server-{self.port}.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [PYTHON, "-m", "server"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.read_log()}")
+            try:
+                if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server did not start: {self.read_log()}")
+
+    def read_log(self) -> str:
+        return (self.tmp / f"server-{self.port}.log").read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.proc = None
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    # -- HTTP --------------------------------------------------------------------------
+
+    def post(self, path: str, body: Any, **kw: Any) -> httpx.Response:
+        return httpx.post(f"{self.base}{path}", json=body, timeout=TIMEOUT, **kw)
+
+    def get(self, path: str, **kw: Any) -> httpx.Response:
+        return httpx.get(f"{self.base}{path}", timeout=TIMEOUT, **kw)
+
+    def computer_room(self, level: str = "facil", name: str = "Ana") -> dict[str, Any]:
+        r = self.post("/api/rooms", {"mode": "computer", "level": level, "name": name})
+        assert r.status_code == 201, r.text
+        return dict(r.json())
+
+    def friend_room(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        r = self.post("/api/rooms", {"mode": "friend", "name": "Ana"})
+        assert r.status_code == 201, r.text
+        a = r.json()
+        r = self.post("/api/join", {"invite": a["invite"], "name": "Primo"})
+        assert r.status_code == 200, r.text
+        return a, r.json()
+
+    # -- the database, read directly -----------------------------------------------------
+
+    def db_rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+        con = sqlite3.connect(self.db_path)
+        try:
+            return list(con.execute(sql, args))
+        finally:
+            con.close()
+
+
+class Client:
+    """One websocket connection; ``log`` keeps every message received."""
+
+    made = 0
+
+    def __init__(self, ws: Any, token: str | None = None) -> None:
+        self.ws = ws
+        self.token = token
+        self.log: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.view: dict[str, Any] | None = None
+        self.seq = 0
+        self.counter = 0
+        Client.made += 1
+        self.prefix = f"c{Client.made}"
+
+    @classmethod
+    async def open(cls, server: ServerProc, **kw: Any) -> Client:
+        ws = await websockets.connect(server.ws_url, open_timeout=TIMEOUT, **kw)
+        return cls(ws)
+
+    @classmethod
+    async def hello(
+        cls, server: ServerProc, token: str, since: int | None = None, **kw: Any
+    ) -> tuple[Client, dict[str, Any]]:
+        client = await cls.open(server, **kw)
+        client.token = token
+        await client.send({"type": "hello", "token": token, "since": since})
+        welcome = await client.recv()
+        assert welcome["type"] == "welcome", welcome
+        return client, welcome
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
+        text = await asyncio.wait_for(self.ws.recv(), timeout)
+        self.raw.append(text)
+        message: dict[str, Any] = json.loads(text)
+        self.log.append(message)
+        if "view" in message:
+            self.view = message["view"]
+            self.seq = message["view"]["seq"]
+        return message
+
+    async def recv_until(self, pred: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            message = await self.recv(max(0.01, deadline - time.monotonic()))
+            if pred(message):
+                return message
+
+    async def move(self, move: dict[str, Any], seq: int | None = None,
+                   move_id: str | None = None) -> dict[str, Any]:
+        """Sends a move and returns its answer (ack or error), reading events meanwhile."""
+        self.counter += 1
+        move_id = move_id or f"{self.prefix}-{self.counter}"
+        await self.send({"type": "move", "move": move, "seq": self.seq if seq is None else seq,
+                         "id": move_id})
+        return await self.recv_until(
+            lambda m: m["type"] in ("ack", "error") and m.get("id") == move_id
+        )
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+def pick_move(view: dict[str, Any]) -> dict[str, Any]:
+    """A legal move from the view's options: a capture, else a trail, else a build."""
+    options = view["options"]
+    assert options, view
+    for opt in options:
+        if opt["llevarte"]:
+            return dict(opt["llevarte"])
+    for opt in options:
+        if opt["trail"]:
+            return {"kind": "trail", "card": opt["card"]}
+    for opt in options:
+        if opt["builds"]:
+            return dict(opt["builds"][0]["move"])
+    raise AssertionError(f"no option to play in {view}")
+
+
+def my_turn(view: dict[str, Any] | None) -> bool:
+    return bool(view and view["status"] == "playing" and view["turn"] == view["seat"]
+                and view["options"])
+
+
+def _check(client: Client, start: int, stop: Any) -> dict[str, Any] | None:
+    for message in client.log[start:]:
+        if stop(message):
+            return message
+    return None
+
+
+async def play_until(client: Client, stop: Any, limit: int = 3000) -> dict[str, Any]:
+    """Plays the client's turns (``pick_move``) against the computer until a received
+    message satisfies ``stop``."""
+    checked = 0
+    for _ in range(limit):
+        found = _check(client, checked, stop)
+        if found is not None:
+            return found
+        checked = len(client.log)
+        if my_turn(client.view):
+            view = client.view
+            assert view is not None
+            answer = await client.move(pick_move(view))
+            assert answer["type"] == "ack", answer
+        else:
+            await client.recv()
+    raise AssertionError("the game did not get there")
+
+
+async def play_two(a: Client, b: Client, stop: Any, limit: int = 3000) -> dict[str, Any]:
+    """Two people (seat 0 ``a``, seat 1 ``b``) play until a message to ``a`` satisfies
+    ``stop``. After each move, waits until the other player saw it."""
+    checked = 0
+    for _ in range(limit):
+        found = _check(a, checked, stop)
+        if found is not None:
+            return found
+        checked = len(a.log)
+        mover = a if my_turn(a.view) else b if my_turn(b.view) else None
+        assert mover is not None, (a.view, b.view)
+        other = b if mover is a else a
+        view = mover.view
+        assert view is not None
+        answer = await mover.move(pick_move(view))
+        assert answer["type"] == "ack", answer
+        seq = answer["seq"]
+        if other.seq < seq:
+            await other.recv_until(lambda m, s=seq: "view" in m and m["view"]["seq"] >= s)
+    raise AssertionError("the game did not get there")
+
+
+async def saw(client: Client, pred: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
+    """The first message already received that satisfies ``pred``, or the next one."""
+    found = _check(client, 0, pred)
+    return found if found is not None else await client.recv_until(pred, timeout)

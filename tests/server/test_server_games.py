@@ -1,0 +1,232 @@
+"""Whole games over real websockets against the real server."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+from srvkit import Client, ServerProc, my_turn, pick_move, play_two, play_until, saw
+
+import server.ai as ai
+
+
+def is_event(kind: str) -> Any:
+    return lambda m: m["type"] == "event" and m["event"]["kind"] == kind
+
+
+async def test_whole_match_against_the_computer(server: ServerProc) -> None:
+    room = server.computer_room("facil")
+    client, welcome = await Client.hello(server, room["token"])
+    view = welcome["view"]
+    assert welcome["seat"] == 0 and welcome["seq"] == 0 and welcome["events"] == []
+    assert view["turn"] == 0 and view["dealer"] == 1 and len(view["hand"]) == 4
+    assert view["opponent"] == {"kind": "computer", "level": "facil", "connected": True,
+                                "takeover": None}
+    assert [o["card"] for o in view["options"]] == view["hand"]
+    end = await play_until(client, is_event("match_end"))
+    assert end["view"]["status"] == "finished"
+    winner = end["event"]["winner"]
+    assert winner in (0, 1) and end["event"]["scores"][winner] >= 21
+    assert end["view"]["options"] == []
+    # seqs only grow, by one per move, and the computer's moves came through the same path
+    seqs = [m["seq"] for m in client.log if m["type"] == "event"]
+    assert seqs == sorted(seqs) and seqs[-1] == end["view"]["seq"]
+    movers = {m["event"]["seat"] for m in client.log
+              if m["type"] == "event" and m["event"]["kind"] == "move"}
+    assert movers == {0, 1}
+    moves = server.db_rows("select count(*) from moves m join rooms r on r.id = m.room_id "
+                           "where r.id = ?", room["room"])
+    assert moves[0][0] == end["view"]["seq"]
+    summary = server.get(f"/api/rooms/{room['room']}").json()
+    assert summary["status"] == "finished" and summary["winner"] == winner
+    assert "token" not in str(summary)
+    # rematch: the computer accepts at once; a new match with a new deal starts
+    await client.send({"type": "rematch"})
+    event = await client.recv_until(is_event("rematch"))
+    assert event["event"]["match"] == 2 and event["seq"] == end["view"]["seq"] + 1
+    assert event["view"]["status"] == "playing" and event["view"]["scores"] == [0, 0]
+    answer = await client.move(pick_move(event["view"]))
+    assert answer == {"type": "ack", "id": answer["id"], "seq": event["seq"] + 1}
+    await client.close()
+
+
+async def test_normal_level_plays(server: ServerProc) -> None:
+    if "normal" not in ai.LEVELS:
+        return
+    room = server.computer_room("normal")
+    client, _ = await Client.hello(server, room["token"])
+    await play_until(client, is_event("deal"))
+    await client.close()
+
+
+async def test_two_people_play_a_whole_hand(server: ServerProc) -> None:
+    a_room, b_room = server.friend_room()
+    assert a_room["invite_url"] == f"/j/{a_room['invite']}"
+    a, wa = await Client.hello(server, a_room["token"])
+    b, wb = await Client.hello(server, b_room["token"])
+    assert wa["view"]["names"] == ["Ana", "Primo"] and wb["view"]["seat"] == 1
+    assert wb["view"]["options"] == [] and wa["view"]["options"]
+    await a.recv_until(lambda m: m["type"] == "presence" and m["seat"] == 1 and m["connected"])
+    end = await play_two(a, b, is_event("hand_end"))
+    result = end["event"]["result"]
+    assert result["categories"][0] == "Cartas" and len(result["points"]) == 2
+    await saw(b, is_event("hand_end"))
+    # the next hand was dealt: the other dealer, four cards each
+    view = end["view"]
+    if view["status"] == "playing":
+        assert view["dealer"] == 0 and view["hand_number"] == 1 and len(view["hand"]) == 4
+    # a resent move id gets the same answer and is played once
+    mover = a if my_turn(a.view) else b
+    assert mover.view is not None
+    move = pick_move(mover.view)
+    first = await mover.move(move, move_id="same-id")
+    again = await mover.move(move, seq=first["seq"] - 1, move_id="same-id")
+    assert first == again and first["type"] == "ack"
+    assert server.db_rows("select count(*) from moves where client_id = 'same-id'") == [(1,)]
+    await a.close()
+    await b.close()
+
+
+async def test_reload_resumes_from_since(server: ServerProc) -> None:
+    room = server.computer_room()
+    client, _ = await Client.hello(server, room["token"])
+    await play_until(client, lambda m: m["type"] == "event" and m["seq"] >= 6)
+    seen = [m for m in client.log if m["type"] == "event"]
+    await client.close()
+    again, welcome = await Client.hello(server, room["token"], since=3)
+    assert [(e["seq"], e["event"]) for e in welcome["events"]] == [
+        (m["seq"], m["event"]) for m in seen if m["seq"] > 3
+    ][: len(welcome["events"])]
+    assert welcome["events"][0]["seq"] == 4 and welcome["seq"] >= 6
+    assert welcome["view"]["seq"] == welcome["seq"]
+    # a move with the seq from before is stale and changes nothing; the current one works
+    if my_turn(welcome["view"]):
+        stale = await again.move(pick_move(welcome["view"]), seq=3)
+        assert stale["code"] == "stale"
+        ok = await again.move(pick_move(welcome["view"]))
+        assert ok["type"] == "ack" and ok["seq"] == welcome["seq"] + 1
+    await again.close()
+    # a second tab with the same token replaces the first one
+    one, _ = await Client.hello(server, room["token"])
+    two, _ = await Client.hello(server, room["token"])
+    moved = await one.recv()
+    assert moved == {"type": "seat_moved"}
+    await two.send({"type": "ping"})
+    assert (await two.recv()) == {"type": "pong"}
+    await two.close()
+
+
+async def test_rejoin_on_another_device(server: ServerProc) -> None:
+    room = server.computer_room()
+    old, _ = await Client.hello(server, room["token"])
+    await play_until(old, lambda m: m["type"] == "event" and m["seq"] >= 2)
+    r = server.post("/api/rejoin-codes", {"token": room["token"]})
+    assert r.status_code == 201
+    code = r.json()
+    assert len(code["code"]) == 6 and code["url"].startswith("/r/") and code["expires_in"] > 0
+    # read aloud: lower case with a space is fine
+    spoken = code["code"][:3].lower() + " " + code["code"][3:].lower()
+    r = server.post("/api/rejoin", {"code": spoken})
+    assert r.status_code == 200, r.text
+    moved = r.json()
+    assert moved["room"] == room["room"] and moved["seat"] == 0
+    assert moved["token"] != room["token"]
+    assert (await old.recv_until(lambda m: m["type"] == "seat_moved")) == {"type": "seat_moved"}
+    # the old token is refused; the new device goes on
+    bad, _ = None, None
+    bad = await Client.open(server)
+    await bad.send({"type": "hello", "token": room["token"], "since": None})
+    assert (await bad.recv())["code"] == "bad_token"
+    new, welcome = await Client.hello(server, moved["token"])
+    assert welcome["seq"] >= 2 and welcome["view"]["hand"] == welcome["view"]["hand"]
+    # the same code (either form) cannot be used twice
+    r = server.post("/api/rejoin", {"code": code["code"]})
+    assert r.status_code == 410 and r.json()["error"]["code"] == "code_used"
+    r = server.post("/api/rejoin", {"code": code["url"][3:]})
+    assert r.status_code == 410 and r.json()["error"]["code"] == "code_used"
+    # the long link works on its own
+    r = server.post("/api/rejoin-codes", {"token": moved["token"]})
+    long_code = r.json()["url"][3:]
+    r = server.post("/api/rejoin", {"code": long_code})
+    assert r.status_code == 200 and r.json()["seat"] == 0
+    assert (await new.recv_until(lambda m: m["type"] == "seat_moved")) == {"type": "seat_moved"}
+
+
+async def test_friend_leaves_computer_takes_over_friend_returns(server: ServerProc) -> None:
+    a_room, b_room = server.friend_room()
+    a, _ = await Client.hello(server, a_room["token"])
+    b, _ = await Client.hello(server, b_room["token"])
+    await a.recv_until(lambda m: m["type"] == "presence" and m["seat"] == 1 and m["connected"])
+    await play_two(a, b, lambda m: m["type"] == "event" and m["seq"] >= 2)
+    await b.close()
+    left = await a.recv_until(lambda m: m["type"] == "presence" and not m["connected"])
+    assert left["seat"] == 1 and left["takeover"] is None and left["grace_ends_at"] is not None
+    assert a.view is not None and a.view["opponent"]["connected"] is True  # older view
+    # wait out the grace time the server announced (0.2 s here)
+    wait = left["grace_ends_at"] - time.time()
+    if wait > 0:
+        await asyncio.sleep(wait + 0.01)
+    await a.send({"type": "takeover", "level": "facil"})
+    taken = await a.recv_until(lambda m: m["type"] == "presence" and m["takeover"] == "facil")
+    assert taken["seat"] == 1 and taken["connected"] is False
+    state = await a.recv_until(lambda m: m["type"] == "state")
+    assert state["view"]["opponent"]["takeover"] == "facil"
+    # the computer now plays seat 1: a plays on alone through two of the computer's moves
+    start = a.seq
+    await play_until(a, lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
+                     and m["event"]["seat"] == 1 and m["seq"] > start + 2)
+    # the friend comes back: told at once, and the seat is theirs again
+    b2, welcome = await Client.hello(server, b_room["token"], since=start)
+    back = await a.recv_until(lambda m: m["type"] == "presence" and m["connected"])
+    assert back == {"type": "presence", "seat": 1, "connected": True, "grace_ends_at": None,
+                    "takeover": None}
+    presence = await b2.recv_until(lambda m: m["type"] == "presence")
+    assert presence["seat"] == 0 and presence["connected"]
+    assert welcome["events"] and welcome["events"][0]["seq"] == start + 1
+    # from now on nobody plays for b: b's own move is accepted at b's turn
+    b2.view = welcome["view"]
+    b2.seq = welcome["seq"]
+    if a.seq < b2.seq:
+        await a.recv_until(lambda m: "view" in m and m["view"]["seq"] >= b2.seq)
+    before = b2.seq
+    await play_two(a, b2, lambda m: m["type"] == "event" and m["seq"] >= before + 4)
+    movers = [m["event"]["seat"] for m in a.log if m["type"] == "event"
+              and m["event"]["kind"] == "move" and m["seq"] > before]
+    assert 1 in movers
+    rows = server.db_rows("select seat, client_id from moves where room_id = ? and seq > ?",
+                          a_room["room"], before)
+    assert all(cid is not None for seat, cid in rows if seat == 1)  # b's own moves, not the AI
+    await a.close()
+    await b2.close()
+
+
+def test_pages_static_and_qr(server: ServerProc) -> None:
+    for path in ("/", "/j/ABCD2345", "/r/some-long-code"):
+        r = server.get(path)
+        assert r.status_code == 200 and "cliente de prueba" in r.text
+    assert "hola" in server.get("/static/app.js").text
+    assert server.get("/static/nada.js").status_code == 404
+    r = server.get("/api/qr.svg", params={"text": "/j/H7KM4Q2P"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in r.text
+    for bad in ("https://evil.example/j/X", "//evil.example/x", "javascript:alert(1)"):
+        r = server.get("/api/qr.svg", params={"text": bad})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_qr_text"
+    r = server.get("/api/rooms/nope")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "room_unknown"
+
+
+def test_friend_room_summary_and_waiting(server: ServerProc) -> None:
+    r = server.post("/api/rooms", {"mode": "friend", "name": "Ana"})
+    room = r.json()
+    summary = server.get(f"/api/rooms/{room['room']}").json()
+    assert summary["status"] == "waiting" and summary["seats"][1]["name"] is None
+    r = server.post("/api/join", {"invite": room["invite"].lower(), "name": "  Primo  Juan "})
+    assert r.status_code == 200 and r.json()["seat"] == 1
+    summary = server.get(f"/api/rooms/{room['room']}").json()
+    assert summary["status"] == "playing"
+    assert [s["name"] for s in summary["seats"]] == ["Ana", "Primo Juan"]
+    assert all(s["kind"] == "person" for s in summary["seats"])
+    assert httpx.get(f"{server.base}/healthz").json() == {"ok": True}
