@@ -1,0 +1,63 @@
+"""Positions and seeded games for the computer-player tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from server.ai import LEVELS, Player
+from server.engine import DECK, Card, Match, Move, Pile, Position, legal_moves, view_for
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(code) for code in text.split())
+
+
+def position(
+    hand: str,
+    table: str,
+    opponent: str = "",
+    *,
+    piles: tuple[Pile, ...] = (),
+    deck_size: int = 8,
+    scores: tuple[int, int] = (0, 0),
+    dealer: int = 1,
+) -> Position:
+    """Seat 0 to move with ``hand``; ``table`` loose; the opponent (seat 1) holds ``opponent``;
+    ``deck_size`` of the other cards make the deck (in DECK order) and the rest were captured
+    by seat 1 earlier in the hand, so every card is somewhere."""
+    mine, loose, theirs = cards(hand), cards(table), cards(opponent)
+    used = set(mine) | set(loose) | set(theirs)
+    for pile in piles:
+        used.update(pile.cards)
+    rest = [c for c in DECK if c not in used]
+    return Position(
+        hands=(mine, theirs), cards=loose, piles=piles, turn=0, dealer=dealer,
+        deck=tuple(rest[:deck_size]), captured=((), tuple(rest[deck_size:])),
+        last_capturer=1 if rest[deck_size:] else None, scores=scores,
+    )
+
+
+def choose(level: str, pos: Position, seed: int = 0) -> Move:
+    view = view_for(pos, pos.turn)
+    moves = legal_moves(view.as_position())
+    move = LEVELS[level].choose(view, moves, random.Random(seed))
+    assert move in moves
+    return move
+
+
+def game_positions(seed: int, players: tuple[Player, Player], limit: int = 10_000,
+                   ) -> Iterator[tuple[Position, list[Move], Move]]:
+    """Plays a seeded match between ``players`` (seat 0, seat 1) and yields, before each
+    move, the position, the legal moves and the move chosen."""
+    match = Match.new(f"ai-test-{seed}")
+    rngs = (random.Random(f"{seed}:0"), random.Random(f"{seed}:1"))
+    for _ in range(limit):
+        if match.finished:
+            return
+        pos = match.position
+        view = view_for(pos, pos.turn)
+        moves = legal_moves(view.as_position())
+        move = players[pos.turn].choose(view, moves, rngs[pos.turn])
+        yield pos, moves, move
+        match, _ = match.play(move)

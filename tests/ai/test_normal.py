@@ -1,0 +1,174 @@
+"""Normal (RULES.md 7): deterministic for a seed, sees only its seat's view, always plays a
+legal move, and plays sensibly in a few clear-cut spots."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.ai import LEVELS, choose_for_position
+from server.engine import Match, Move, Pile, Position, legal_moves, view_for
+
+from .helpers import choose, game_positions, position
+
+NORMAL = LEVELS["normal"]
+FACIL = LEVELS["facil"]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _mid_game_positions(count: int) -> list[Position]:
+    """Positions from seeded Normal-vs-Fácil games with a real choice and unseen cards
+    split between the opponent's hand and the deck."""
+    found: list[Position] = []
+    seed = 0
+    while len(found) < count:
+        for i, (pos, moves, _) in enumerate(game_positions(seed, (NORMAL, FACIL), limit=60)):
+            if i % 7 == 3 and len(moves) > 1 and pos.deck and pos.hands[1 - pos.turn]:
+                found.append(pos)
+        seed += 1
+    return found[:count]
+
+
+def _shuffle_hidden(pos: Position, seed: int) -> Position:
+    """The same position for the seat to move with the opponent's hand and the deck dealt
+    differently: the cards the seat cannot see are shuffled together and redistributed."""
+    other = 1 - pos.turn
+    hidden = list(pos.hands[other]) + list(pos.deck)
+    random.Random(seed).shuffle(hidden)
+    size = len(pos.hands[other])
+    hands = list(pos.hands)
+    hands[other] = tuple(hidden[:size])
+    return pos.replace(hands=(hands[0], hands[1]), deck=tuple(hidden[size:]))
+
+
+def test_is_registered() -> None:
+    assert NORMAL.name == "normal"
+    assert type(NORMAL).__name__ == "Normal"
+
+
+def test_same_view_and_seed_give_the_same_move() -> None:
+    for pos in _mid_game_positions(12):
+        view = view_for(pos, pos.turn)
+        moves = legal_moves(view.as_position())
+        first = NORMAL.choose(view, moves, random.Random(42))
+        for _ in range(2):
+            assert NORMAL.choose(view, list(moves), random.Random(42)) == first
+        assert choose_for_position("normal", pos, 7) == choose_for_position("normal", pos, 7)
+
+
+def test_sees_only_its_view() -> None:
+    positions = _mid_game_positions(12)
+    changed = 0
+    for pos in positions:
+        for k in range(3):
+            other = _shuffle_hidden(pos, k)
+            if other != pos:
+                changed += 1
+            assert view_for(other, other.turn) == view_for(pos, pos.turn)
+            for seed in (0, 1):
+                assert choose_for_position("normal", other, seed) == choose_for_position(
+                    "normal", pos, seed
+                )
+    assert changed >= len(positions)  # the hidden cards really moved
+
+
+def test_sees_only_its_view_through_the_oracle() -> None:
+    requests = []
+    positions = _mid_game_positions(4)
+    for pos in positions:
+        for variant in (pos, _shuffle_hidden(pos, 1), _shuffle_hidden(pos, 2)):
+            requests.append(
+                {"op": "choose", "level": "normal", "position": variant.to_json(), "seed": 5}
+            )
+    lines = "".join(json.dumps(r) + "\n" for r in requests)
+    done = subprocess.run(
+        [sys.executable, "-m", "server.engine"], input=lines, capture_output=True, text=True,
+        cwd=ROOT, timeout=60, check=True,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(requests)
+    for i, pos in enumerate(positions):
+        trio = answers[3 * i: 3 * i + 3]
+        assert all("move" in a for a in trio), trio
+        assert trio[0] == trio[1] == trio[2]
+        move = Move.from_json(trio[0]["move"])
+        assert move in legal_moves(pos)
+        assert move == choose_for_position("normal", pos, 5)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 100_000), st.booleans())
+def test_always_plays_a_listed_legal_move(seed: int, normal_first: bool) -> None:
+    players = (NORMAL, FACIL) if normal_first else (FACIL, NORMAL)
+    for _pos, moves, move in game_positions(seed, players, limit=120):
+        assert move in moves
+
+
+def test_plays_itself_to_the_end() -> None:
+    for _pos, moves, move in game_positions(3, (NORMAL, NORMAL), limit=100):
+        assert move in moves
+
+
+def test_a_seeded_match_against_facil_finishes() -> None:
+    match = Match.new("ai-test-match")
+    rngs = (random.Random("n"), random.Random("f"))
+    players = (NORMAL, FACIL)
+    while not match.finished:
+        assert match.move_count < 2_000
+        pos = match.position
+        view = view_for(pos, pos.turn)
+        move = players[pos.turn].choose(view, legal_moves(view.as_position()), rngs[pos.turn])
+        match, _ = match.play(move)
+    assert match.winner in (0, 1)
+    assert max(match.scores) >= 21
+
+
+# -- clear-cut spots ---------------------------------------------------------------
+
+
+def test_keeps_its_ace_when_it_must_trail() -> None:
+    pos = position("9h As Qc", "Kc 5d", "2c 3c 6h")
+    assert choose("facil", pos) == Move.trail("As")
+    assert choose("normal", pos).card.code != "As"
+
+
+def test_keeps_the_ten_of_diamonds_when_it_must_trail() -> None:
+    pos = position("10d 4h", "Kc Qd", "2c 3c")
+    assert choose("normal", pos) == Move.trail("4h")
+
+
+def test_builds_a_pile_it_can_take() -> None:
+    # 3♣ on 5♦ makes 8, taken next turn with the 8♥; trailing leaves the sum to the opponent
+    pos = position("3c 8h", "5d Kc", "2c 4c")
+    assert choose("normal", pos) == Move.build("3c", "5d", value=8)
+
+
+def test_takes_a_limpia() -> None:
+    pos = position("3c Ks 7h", "3d", "2c 4c 6h")
+    assert choose("normal", pos) == Move.capture("3c", "3d")
+
+
+def test_takes_everything_in_the_rule_book_example() -> None:
+    pos = position("9s 2h", "9d 5h 4c 6d 3s", "Kh Qh")
+    assert choose("normal", pos) == Move.capture("9s", "9d", "5h", "4c", "6d", "3s")
+
+
+def test_takes_its_own_pile_before_the_opponent_can() -> None:
+    pile = Pile.parse("p1", "3c 5d", value=8, owner=0)
+    pos = position("8h 2c", "Kc", "8s 4d", piles=(pile,))
+    assert choose("normal", pos) == Move.capture("8h", "p1")
+
+
+def test_in_the_last_plays_keeps_the_last_capture() -> None:
+    # deck empty, Normal deals and holds 5♥ Q♣, the opponent the 9♥ (exactly the unseen
+    # card). Taking the 5♠ now lets the 9♥ capture last and sweep the 10♦; trailing the
+    # queen first and taking the 5♠ with the last card of the hand keeps the table.
+    pos = position("5h Qc", "5s 10d 9c", "9h", deck_size=0, dealer=0)
+    assert len(legal_moves(pos)) > 1
+    assert choose("normal", pos) == Move.trail("Qc")
