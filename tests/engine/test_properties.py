@@ -1,0 +1,309 @@
+"""Properties of the engine over positions from seeded random matches and over small
+positions made up by hypothesis (tests/engine/strategies.py).
+
+The hypothesis profile is derandomized, so CI runs the same examples every time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from server.engine import (
+    DECK,
+    Card,
+    IllegalMove,
+    Match,
+    Move,
+    Position,
+    legal_moves,
+    play,
+    play_step,
+)
+
+from .reference import build_kind, reference_moves
+from .strategies import small_positions
+
+FAST = settings(
+    max_examples=150,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+MATCH_SEEDS = [f"prop-{n}" for n in range(12)]
+
+
+def random_match(seed: str) -> tuple[Match, list[Move], list[Position]]:
+    """Plays a whole match with uniformly random legal moves (seeded); returns the finished
+    match, its moves and every position met before a move."""
+    rng = random.Random(seed)
+    match = Match.new(seed)
+    moves: list[Move] = []
+    positions: list[Position] = []
+    while not match.finished:
+        positions.append(match.position)
+        move = rng.choice(legal_moves(match.position))
+        moves.append(move)
+        match, _ = match.play(move)
+    return match, moves, positions
+
+
+@cache
+def game_positions() -> list[Position]:
+    found: list[Position] = []
+    for seed in MATCH_SEEDS:
+        found.extend(random_match(seed)[2])
+    return found
+
+
+def table_items(position: Position) -> list[str]:
+    return [c.code for c in position.cards] + [p.id for p in position.piles]
+
+
+# -- the list of legal moves -------------------------------------------------------
+
+
+def test_every_game_position_has_a_legal_move_and_no_duplicates() -> None:
+    positions = game_positions()
+    assert len(positions) > 500
+    for position in positions:
+        moves = legal_moves(position)
+        assert moves, position
+        assert len(moves) == len(set(moves)), position
+        assert all(m.card in position.hands[position.turn] for m in moves)
+
+
+def test_every_listed_move_is_accepted_by_play() -> None:
+    for position in game_positions()[::3]:
+        for move in legal_moves(position):
+            after = play(position, move)
+            assert after.turn == 1 - position.turn or after.hand_over
+
+
+@FAST
+@given(small_positions())
+def test_every_listed_move_of_small_positions_is_accepted(position: Position) -> None:
+    moves = legal_moves(position)
+    assert len(moves) == len(set(moves))
+    for move in moves:
+        play(position, move)
+
+
+@FAST
+@given(small_positions())
+def test_legal_moves_are_what_a_literal_reading_of_the_rules_allows(position: Position) -> None:
+    assert set(legal_moves(position)) == reference_moves(position)
+
+
+def test_game_positions_agree_with_the_literal_reading_too() -> None:
+    checked = 0
+    for position in game_positions()[::4]:
+        if len(position.cards) + len(position.piles) <= 7:
+            assert set(legal_moves(position)) == reference_moves(position), position
+            checked += 1
+    assert checked > 100
+
+
+@FAST
+@given(small_positions())
+def test_a_build_makes_a_double_pile_exactly_when_it_is_no_simple_build(
+    position: Position,
+) -> None:
+    for move in legal_moves(position):
+        if move.kind != "build":
+            continue
+        after = play(position, move)
+        old_ids = {p.id for p in position.piles}
+        new = [p for p in after.piles if p.id not in old_ids]
+        assert len(new) == 1, "a build makes exactly one new pile, with a fresh id"
+        items = [c for c in position.cards if c.code in move.take] + [
+            p for p in position.piles if p.id in move.take
+        ]
+        assert new[0].double == (build_kind(position, move.card, items, move.value or 0)
+                                 == "double")
+        assert new[0].owner == position.turn and new[0].value == move.value
+
+
+def _move_anything(position: Position, data: st.DataObject) -> Move:
+    """Any well-formed move of a card of the hand: random kind, take-subset and value."""
+    card = data.draw(st.sampled_from(position.hands[position.turn]))
+    kind = data.draw(st.sampled_from(["capture", "build", "trail"]))
+    if kind == "trail":
+        return Move("trail", card)
+    items = table_items(position)
+    take = data.draw(st.sets(st.sampled_from(items)) if items else st.just(set()))
+    value = data.draw(st.integers(0, 16)) if kind == "build" else None
+    return Move(kind, card, frozenset(take), value)
+
+
+@FAST
+@given(small_positions(), st.data())
+def test_play_accepts_exactly_the_listed_moves(position: Position, data: st.DataObject) -> None:
+    listed = set(legal_moves(position))
+    for _ in range(20):
+        move = _move_anything(position, data)
+        if move in listed:
+            play(position, move)
+        else:
+            try:
+                play(position, move)
+            except IllegalMove as exc:
+                assert exc.code and exc.message
+            else:
+                raise AssertionError(f"{move} is not listed but play accepted it")
+
+
+@FAST
+@given(st.sampled_from(range(10_000)), st.data())
+def test_play_accepts_exactly_the_listed_moves_in_games(index: int, data: st.DataObject) -> None:
+    positions = game_positions()
+    position = positions[index % len(positions)]
+    listed = set(legal_moves(position))
+    for _ in range(10):
+        move = _move_anything(position, data)
+        if move in listed:
+            play(position, move)
+        else:
+            try:
+                play(position, move)
+            except IllegalMove:
+                pass
+            else:
+                raise AssertionError(f"{move} is not listed but play accepted it in {position}")
+
+
+def test_a_card_not_in_the_hand_is_never_played() -> None:
+    for position in game_positions()[::25]:
+        hand = set(position.hands[position.turn])
+        other = next(c for c in DECK if c not in hand)
+        try:
+            play(position, Move("trail", other))
+        except IllegalMove as exc:
+            assert exc.code == "not_in_hand"
+        else:
+            raise AssertionError("played a card not in the hand")
+
+
+# -- whole matches -----------------------------------------------------------------
+
+
+def test_the_52_cards_are_always_all_accounted_for() -> None:
+    for seed in MATCH_SEEDS[:6]:
+        rng = random.Random(seed)
+        match = Match.new(seed)
+        while not match.finished:
+            assert sorted(match.position.all_cards()) == sorted(DECK)
+            match, step = match.play(rng.choice(legal_moves(match.position)))
+            assert Counter(step.position.all_cards()) == Counter(DECK)
+            if step.result is not None:
+                assert step.position.hand_over
+                assert step.position.table_empty
+                assert sum(len(c) for c in step.position.captured) == 52
+
+
+def test_every_seeded_random_match_ends_with_one_winner() -> None:
+    for seed in MATCH_SEEDS:
+        match, moves, _ = random_match(seed)
+        assert match.finished and match.winner in (0, 1)
+        final = match.results[-1]
+        assert final.winner == match.winner
+        assert match.scores[match.winner] >= 21
+        assert match.scores[1 - match.winner] < 21
+        for earlier in match.results[:-1]:
+            assert earlier.winner is None and max(earlier.scores) < 21
+        assert match.move_count == len(moves)
+        assert len(match.results) == match.hand_number + 1
+
+
+def test_hands_alternate_the_dealer_and_carry_the_scores() -> None:
+    match, moves, _ = random_match("alternate")
+    assert len(match.results) >= 2
+    replayed = Match.new("alternate")
+    assert replayed.position.dealer == 1 and replayed.position.turn == 0  # seat 0 leads
+    assert len(replayed.position.hands[0]) == len(replayed.position.hands[1]) == 4
+    assert len(replayed.position.cards) == 4 and len(replayed.position.deck) == 40
+    hand = 0
+    for move in moves:
+        replayed, step = replayed.play(move)
+        if step.result is not None and not replayed.finished:
+            hand += 1
+            new = replayed.position
+            assert new.dealer == (hand + 1) % 2 == 1 - new.turn  # hand 0: dealer 1
+            assert new.scores == step.result.scores
+            assert new.captured == ((), ()) and new.limpias == (0, 0)
+            assert new.last_capturer is None
+
+
+def test_replay_of_the_moves_is_the_live_match() -> None:
+    for seed in MATCH_SEEDS[:6]:
+        live, moves, _ = random_match(seed)
+        assert Match.replay(seed, moves) == live
+        half = len(moves) // 2
+        assert Match.replay(seed, moves[:half]) == Match.replay(seed, moves[:half])
+    assert Match.new("a").position != Match.new("b").position
+
+
+def test_a_finished_match_takes_no_more_moves() -> None:
+    match, _, _ = random_match(MATCH_SEEDS[0])
+    try:
+        match.play(Move("trail", DECK[0]))
+    except IllegalMove as exc:
+        assert exc.code == "match_over"
+    else:
+        raise AssertionError("played after the end of the match")
+
+
+def test_turns_alternate_within_a_hand() -> None:
+    match = Match.new("turns")
+    rng = random.Random(5)
+    for _ in range(60):
+        before = match.position
+        match, step = match.play(rng.choice(legal_moves(before)))
+        if step.result is None:
+            assert match.position.turn == 1 - before.turn
+            # a new deal gives the lead back to the non-dealer, who is next anyway
+            if step.dealt:
+                assert match.position.turn == 1 - match.position.dealer
+
+
+# -- notation round-trips ------------------------------------------------------------
+
+
+def test_every_card_round_trips() -> None:
+    codes = {card.code for card in DECK}
+    assert len(codes) == 52
+    for card in DECK:
+        assert Card.parse(card.code) == card
+        assert card.value == card.rank and card.capture_value == (14 if card.rank == 1 else
+                                                                  card.rank)
+
+
+@FAST
+@given(small_positions())
+def test_small_positions_round_trip(position: Position) -> None:
+    assert Position.parse(position.to_text()) == position
+    assert Position.parse(position.to_text()).to_json() == position.to_json()  # ids too
+
+
+def test_game_positions_and_their_moves_round_trip() -> None:
+    for position in game_positions()[::7]:
+        assert Position.parse(position.to_text()) == position
+        for move in legal_moves(position)[:40]:
+            assert Move.parse(move.to_text()) == move
+            shuffled = move.to_json()
+            if "take" in shuffled:
+                shuffled["take"] = list(reversed(shuffled["take"]))
+            assert Move.from_json(shuffled) == move
+
+
+@FAST
+@given(small_positions())
+def test_positions_after_any_move_round_trip(position: Position) -> None:
+    for move in legal_moves(position)[:30]:
+        step = play_step(position, move)
+        assert Position.parse(step.position.to_text()) == step.position
