@@ -145,6 +145,7 @@ class Client:
         self.view: dict[str, Any] | None = None
         self.seq = 0
         self.counter = 0
+        self.watch: Any = None  # called with every message received
         Client.made += 1
         self.prefix = f"c{Client.made}"
 
@@ -172,6 +173,8 @@ class Client:
         self.raw.append(text)
         message: dict[str, Any] = json.loads(text)
         self.log.append(message)
+        if self.watch is not None:
+            self.watch(message)
         if "view" in message:
             self.view = message["view"]
             self.seq = message["view"]["seq"]
