@@ -657,6 +657,7 @@ export class Game {
       "aria-label": "La mesa",
       "data-my-turn": String(my),
       "data-hand-number": String(v.hand_number),
+      "data-seq": String(v.seq),
     });
     // opponent
     const backs = h("div", { class: "opp-cards", "aria-hidden": "true" });

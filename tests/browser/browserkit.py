@@ -1,0 +1,155 @@
+"""Kit for the browser tests: a page that records every websocket message the server sends
+to it, and helpers that play by clicking (deciding with the options the server sent)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page, WebSocket
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts"
+TIMEOUT_MS = 15_000
+
+MY_TURN_OR_SHEET = """() => {
+  if (document.querySelector('dialog.sheet[open]')) return true;
+  const mesa = document.querySelector('.mesa');
+  return !!mesa && mesa.dataset.myTurn === 'true' && mesa.dataset.busy === 'false';
+}"""
+
+
+@dataclass
+class Player:
+    """One browser page (one device) and the messages its websocket received."""
+
+    context: BrowserContext
+    page: Page
+    base: str
+    frames: list[dict[str, Any]] = field(default_factory=list)
+
+    def attach(self) -> None:
+        self.page.on("websocket", self._on_ws)
+        self.page.set_default_timeout(TIMEOUT_MS)
+
+    def _on_ws(self, ws: WebSocket) -> None:
+        def received(payload: str | bytes) -> None:
+            if isinstance(payload, bytes):
+                payload = payload.decode()
+            with contextlib.suppress(ValueError):
+                self.frames.append(json.loads(payload))
+
+        ws.on("framereceived", received)
+
+    def new_page(self) -> None:
+        """Another tab of the same device (same localStorage), replacing the current one."""
+        self.page = self.context.new_page()
+        self.attach()
+
+    # -- reading -----------------------------------------------------------------------
+
+    def goto(self, path: str = "/") -> None:
+        self.page.goto(self.base + path)
+
+    def seq(self) -> int:
+        return int(self.page.locator(".mesa").get_attribute("data-seq") or "-1")
+
+    def view(self) -> dict[str, Any]:
+        """The view the page is showing: the last message received with that seq."""
+        seq = self.seq()
+        for message in reversed(self.frames):
+            view = message.get("view")
+            if view is not None and view.get("seq") == seq:
+                return dict(view)
+        raise AssertionError(f"no view with seq {seq} among {len(self.frames)} messages")
+
+    def hand(self) -> list[str]:
+        codes = self.page.locator(".hand .card").evaluate_all("els => els.map(e => e.dataset.code)")
+        return list(codes)
+
+    def events(self, kind: str) -> list[dict[str, Any]]:
+        return [m["event"] for m in self.frames
+                if m.get("type") == "event" and m["event"]["kind"] == kind]
+
+    def welcome(self) -> dict[str, Any]:
+        return next(m for m in reversed(self.frames) if m.get("type") == "welcome")
+
+    def storage_session(self) -> dict[str, Any]:
+        text = self.page.evaluate("() => localStorage.getItem('casino.session')")
+        return dict(json.loads(text)) if text else {}
+
+    # -- waiting -----------------------------------------------------------------------
+
+    def wait_turn_or_sheet(self, timeout: int = TIMEOUT_MS) -> str:
+        self.page.wait_for_function(MY_TURN_OR_SHEET, timeout=timeout)
+        return "sheet" if self.sheet_open() else "turn"
+
+    def sheet_open(self) -> bool:
+        return bool(self.page.locator("dialog.sheet[open]").count())
+
+    def wait_my_turn(self) -> None:
+        self.page.wait_for_selector(".mesa[data-my-turn='true'][data-busy='false']")
+
+    # -- playing -----------------------------------------------------------------------
+
+    def play_turn(self, prefer_build: bool = False, shot: str | None = None) -> str:
+        """Plays one turn by clicking: Llevarte when some card can capture, else a build idea
+        (when asked or when nothing else is possible), else Echar. Returns the kind played."""
+        view = self.view()
+        options = view["options"]
+        assert options, view
+        page = self.page
+        capture = next((o for o in options if o["llevarte"]), None)
+        trail = next((o for o in options if o["trail"]), None)
+        build = next((o for o in options if o["builds"]), None)
+        before = self.seq()
+        if build is not None and (prefer_build or (capture is None and trail is None)):
+            kind = "build"
+            page.click(f".hand .card[data-code='{build['card']}']")
+            page.click(".actions button.build")
+            page.locator(".build-panel .ideas button").first.click()
+            idea = build["builds"][0]
+            for item in idea["move"]["take"]:
+                assert page.locator(f".table-area [data-id='{item}']").get_attribute(
+                    "aria-pressed") == "true"
+            if shot:
+                self.screenshot(shot)
+            page.click(".build-panel .build-confirm")
+        elif capture is not None:
+            kind = "capture"
+            page.click(f".hand .card[data-code='{capture['card']}']")
+            page.click(".actions button.take")
+        else:
+            assert trail is not None, options
+            kind = "trail"
+            page.click(f".hand .card[data-code='{trail['card']}']")
+            page.click(".actions button.trail")
+        page.wait_for_function(
+            "(before) => { const m = document.querySelector('.mesa');"
+            " return document.querySelector('dialog.sheet[open]') ||"
+            " (m && Number(m.dataset.seq) > before); }",
+            arg=before,
+        )
+        return kind
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+
+def sheet_numbers(page: Page) -> dict[str, Any]:
+    """The score sheet as numbers: per seat the six categories, the hand total and the
+    match score."""
+    sheet = page.locator("dialog.sheet[open]")
+    out: dict[str, Any] = {"points": {}, "scores": {}}
+    for seat in (0, 1):
+        cells = sheet.locator(f"tbody td[data-seat='{seat}']").all_inner_texts()
+        out["points"][seat] = [int(c) for c in cells]
+        out["scores"][seat] = int(sheet.locator(f"tfoot .match-total td[data-seat='{seat}']")
+                                  .inner_text())
+    return out

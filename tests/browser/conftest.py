@@ -1,0 +1,79 @@
+"""Fixtures of the browser tests: the real server (``python -m server`` on a free port, a
+temporary SQLite file, COMPUTER_DELAY=0, a 1 s grace time) and Debian's chromium."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+
+from browserkit import Player  # noqa: E402
+from srvkit import ServerProc  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+GRACE_SECONDS = 1.0
+
+PHONE = {"width": 360, "height": 740}
+LAPTOP = {"width": 1280, "height": 800}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if Path(CHROMIUM).exists():
+        return
+    skip = pytest.mark.skip(reason=f"chromium not found at {CHROMIUM}")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    tmp = tmp_path_factory.mktemp("browser-srv")
+    proc = ServerProc(tmp, {
+        "GRACE_SECONDS": str(GRACE_SECONDS), "WS_RATE": "1000", "WS_BURST": "1000",
+        "RATE_ROOMS_PER_MIN": "10000", "RATE_JOIN_PER_MIN": "10000",
+    }).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def make_player(browser: object, web_server: ServerProc) -> Iterator[Callable[..., Player]]:
+    """``make_player(viewport=PHONE, anim_ms=0)``: a fresh device (browser context) on the
+    server's front page. ``anim_ms`` is how long the opponent's move stays on screen."""
+    contexts = []
+
+    def make(viewport: dict[str, int] | None = None, anim_ms: int = 0,
+             reduced_motion: str = "no-preference") -> Player:
+        context = browser.new_context(  # type: ignore[attr-defined]
+            viewport=viewport or PHONE, locale="es-DO", reduced_motion=reduced_motion,
+        )
+        context.add_init_script(f"localStorage.setItem('casino.animMs', '{anim_ms}')")
+        contexts.append(context)
+        player = Player(context, context.new_page(), web_server.base)
+        player.attach()
+        return player
+
+    yield make
+    for context in contexts:
+        context.close()
