@@ -34,16 +34,16 @@ Capture = tuple[float, SimTable, bool]
 class Weights:
     """What capturing things is worth, in match points, for each seat."""
 
-    card: tuple[dict[Card, float], dict[Card, float]]
+    card: tuple[dict[str, float], dict[str, float]]  # by card code
     limpia: tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
 class Tuning:
     samples: int = 24  # opponent hands drawn per decision
-    card_weight: float = 0.12  # one card toward "más cartas"
+    card_weight: float = 0.2  # one card toward "más cartas"
     spade_weight: float = 0.1  # one spade toward "más picas"
-    follow: float = 0.6  # how much this seat's next capture counts
+    follow: float = 0.8  # how much this seat's next capture counts
     end_weight: float = 1.0  # the end-of-hand sweep, when it is within sight
     max_captures_per_card: int = 2
     max_candidates: int = 24
@@ -73,10 +73,10 @@ def _weights(view: View, tuning: Tuning) -> Weights:
     late = (view.scores[0] >= LATE_SCORE, view.scores[1] >= LATE_SCORE)
     from ..engine import DECK
 
-    tables: list[dict[Card, float]] = []
+    tables: list[dict[str, float]] = []
     limpias: list[float] = []
     for p in (0, 1):
-        table: dict[Card, float] = {}
+        table: dict[str, float] = {}
         for card in DECK:
             w = card_w
             if card.suit == "s":
@@ -88,7 +88,7 @@ def _weights(view: View, tuning: Tuning) -> Weights:
                     w += 1.0
                 if card.rank == 1:
                     w += 1.0
-            table[card] = w
+            table[card.code] = w
         tables.append(table)
         # a late player's limpias only cancel the opponent's
         limpias.append(1.0 if not late[p] else (0.5 if not late[1 - p] else 0.0))
@@ -117,15 +117,14 @@ def _subset_sums(values: list[int]) -> list[list[int]]:
 class _TableInfo:
     """A simulated table with its sums indexed, and the best captures on it (cached)."""
 
-    __slots__ = ("loose", "piles", "sums", "cache", "after_cache")
+    __slots__ = ("loose", "piles", "sums", "cache")
 
     def __init__(self, table: SimTable) -> None:
         self.loose, self.piles = table
         self.sums: list[list[int]] | None = None
         self.cache: dict[tuple[int, int], Capture | None] = {}
-        self.after_cache: dict[object, float] = {}
 
-    def best_capture(self, rank: int, weights: dict[Card, float], limpia: float,
+    def best_capture(self, rank: int, weights: dict[str, float], limpia: float,
                      player: int) -> Capture | None:
         """The most valuable capture (for ``player``) with a card of ``rank``, without the
         played card's own weight; None if that rank takes nothing."""
@@ -136,7 +135,7 @@ class _TableInfo:
         self.cache[key] = found
         return found
 
-    def _best_capture(self, rank: int, weights: dict[Card, float], limpia: float) -> Capture | None:
+    def _best_capture(self, rank: int, weights: dict[str, float], limpia: float) -> Capture | None:
         loose, piles = self.loose, self.piles
         value = MAX_VALUE if rank == 1 else rank
         taken_mask = 0
@@ -144,14 +143,14 @@ class _TableInfo:
         for i, card in enumerate(loose):
             if card.rank == rank:
                 taken_mask |= 1 << i
-                gain += weights[card]
+                gain += weights[card.code]
         kept_piles: list[SimPile] = []
         took_pile = False
         for pile in piles:
             if pile[0] == value:
                 took_pile = True
                 for card in pile[2]:
-                    gain += weights[card]
+                    gain += weights[card.code]
             else:
                 kept_piles.append(pile)
         if self.sums is None:
@@ -160,7 +159,7 @@ class _TableInfo:
         if rank == 1 and taken_mask:
             groups = [g for g in groups if not g & taken_mask]
         if groups:
-            extra_mask, extra_gain = _best_packing(groups, [weights[c] for c in loose])
+            extra_mask, extra_gain = _best_packing(groups, [weights[c.code] for c in loose])
             taken_mask |= extra_mask
             gain += extra_gain
         if not taken_mask and not took_pile:
@@ -211,7 +210,10 @@ class _Decision:
         self.w_opp = self.weights.card[self.opp]
         self.l_me = self.weights.limpia[self.me]
         self.l_opp = self.weights.limpia[self.opp]
-        self.unseen = sorted(view.unseen())
+        # the unseen cards, least valuable to the opponent first (the one it would trail)
+        self.unseen = sorted(
+            view.unseen(), key=lambda c: (self.w_opp[c.code], c.value, c.suit)
+        )
         self.pile_index = {pile.id: j for j, pile in enumerate(view.piles)}
         self.table: SimTable = (
             view.cards,
@@ -220,9 +222,10 @@ class _Decision:
 
     # -- the opponent's possible hands ------------------------------------------------
 
-    def opponent_hands(self) -> tuple[list[tuple[Card, ...]], bool]:
-        """Hands the opponent may hold for the reply, and whether the next deal comes first
-        (the reply is then made from a fresh hand and this seat's next cards are unknown)."""
+    def opponent_hands(self) -> tuple[list[tuple[int, ...]], bool]:
+        """Hands the opponent may hold for the reply, as sorted indices into ``unseen``, and
+        whether the next deal comes first (the reply is then made from a fresh hand and this
+        seat's next cards are unknown)."""
         view = self.view
         size = view.opponent_hand_size
         fresh = False
@@ -230,22 +233,27 @@ class _Decision:
             if view.deck_size == 0:
                 return [], False
             size, fresh = 4, True
-        unseen = self.unseen
-        size = min(size, len(unseen))
+        count = len(self.unseen)
+        size = min(size, count)
         if not fresh and view.deck_size == 0:
-            return [tuple(unseen)], False  # the unseen cards are exactly the opponent's hand
+            # the unseen cards are exactly the opponent's hand
+            return [tuple(range(count))], False
         needed = sorted({v for v, owner, _ in self.table[1] if owner == self.opp})
-        hands: list[tuple[Card, ...]] = []
+        takers_of = {
+            v: [i for i, c in enumerate(self.unseen) if c.capture_value == v] for v in needed
+        }
+        indices = range(count)
+        rng = self.rng
+        hands: list[tuple[int, ...]] = []
         for _ in range(self.tuning.samples):
-            hand = self.rng.sample(unseen, size)
+            hand = rng.sample(indices, size)
             if not fresh:
+                # a pile owner always holds the card that takes the pile (RULES.md 4.4)
                 for value in needed:
-                    if any(c.capture_value == value for c in hand):
-                        continue
-                    takers = [c for c in unseen if c.capture_value == value and c not in hand]
-                    if takers:
-                        hand[self.rng.randrange(size)] = self.rng.choice(takers)
-            hands.append(tuple(hand))
+                    takers = takers_of[value]
+                    if takers and not any(i in takers for i in hand):
+                        hand[rng.randrange(size)] = rng.choice(takers)
+            hands.append(tuple(sorted(hand)))
         return hands, fresh
 
     # -- candidates ---------------------------------------------------------------------
@@ -265,7 +273,7 @@ class _Decision:
         for pile in taken_piles:
             used.extend(pile[2])
         if move.kind == "capture":
-            gain = self.w_me[move.card] + sum(self.w_me[c] for c in used)
+            gain = self.w_me[move.card.code] + sum(self.w_me[c.code] for c in used)
             if not rest and not kept:
                 gain += self.l_me
             return gain, (rest, kept), True
@@ -314,47 +322,57 @@ class _Decision:
         return best_moves[0] if len(best_moves) == 1 else self.rng.choice(best_moves)
 
     def after(self, table: SimTable, rest: tuple[Card, ...],
-              hands: list[tuple[Card, ...]], fresh: bool, captured: bool) -> float:
+              hands: list[tuple[int, ...]], fresh: bool, captured: bool) -> float:
         """Expected value, for this seat, of what follows a move that left ``table``."""
         view = self.view
-        info = _TableInfo(table)
         last_me = captured or view.last_capturer == self.me
-        # the end of the hand is within sight: the sweep goes to the last capturer
-        end_in_sight = (
-            view.deck_size == 0 and len(rest) <= 1 and view.opponent_hand_size <= 1
-        )
         if not hands:  # this seat plays the last card of the hand
             if view.deck_size == 0:
                 return self._sweep(table, last_me)
             return 0.0
+        # the end of the hand is within sight: the sweep goes to the last capturer
+        end_in_sight = (
+            view.deck_size == 0 and len(rest) <= 1 and view.opponent_hand_size <= 1
+        )
+        info = _TableInfo(table)
+        # each unseen card's best capture there, and its value for the opponent
+        by_rank: dict[int, Capture | None] = {}
+        values: list[float] = []
+        replies: list[Capture | None] = []
+        w_opp, l_opp, opp = self.w_opp, self.l_opp, self.opp
+        for card in self.unseen:
+            rank = card.rank
+            if rank in by_rank:
+                found = by_rank[rank]
+            else:
+                found = by_rank[rank] = info.best_capture(rank, w_opp, l_opp, opp)
+            replies.append(found)
+            values.append(-1.0 if found is None else found[0] + w_opp[card.code])
+        follow: dict[int, float] = {}
         total = 0.0
         for hand in hands:
-            best_gain = 0.0
-            reply: Capture | None = None
-            for card in hand:
-                found = info.best_capture(card.rank, self.w_opp, self.l_opp, self.opp)
-                if found is not None:
-                    g = found[0] + self.w_opp[card]
-                    if reply is None or g > best_gain:
-                        best_gain, reply = g, found
-            value = -best_gain
-            if fresh:
-                total += value
-                continue
+            best = max(hand, key=values.__getitem__)  # ties: the first, least valuable
+            reply = replies[best]
             if reply is not None:
-                key: object = ("c", id(reply))
-                next_table = reply[1]
-                last = False
+                total -= values[best]
+                if fresh:
+                    continue
+                key = id(reply)
+                cached = follow.get(key)
+                if cached is None:
+                    cached = follow[key] = self._follow_up(reply[1], rest, False, end_in_sight)
             else:
-                trailed = min(hand, key=lambda c: (self.w_opp[c], c.value, c.suit))
-                key = ("t", trailed)
-                next_table = ((*table[0], trailed), table[1])
-                last = last_me
-            cached = info.after_cache.get(key)
-            if cached is None:
-                cached = self._follow_up(next_table, rest, last, end_in_sight)
-                info.after_cache[key] = cached
-            total += value + cached
+                if fresh:
+                    continue
+                trailed = hand[0]  # the least valuable card of the hand
+                key = -1 - trailed
+                cached = follow.get(key)
+                if cached is None:
+                    next_table = ((*table[0], self.unseen[trailed]), table[1])
+                    cached = follow[key] = self._follow_up(
+                        next_table, rest, last_me, end_in_sight
+                    )
+            total += cached
         return total / len(hands)
 
     def _follow_up(self, table: SimTable, rest: tuple[Card, ...], last_me: bool,
@@ -367,7 +385,7 @@ class _Decision:
             for card in rest:
                 found = info.best_capture(card.rank, self.w_me, self.l_me, self.me)
                 if found is not None:
-                    g = found[0] + self.w_me[card]
+                    g = found[0] + self.w_me[card.code]
                     if best is None or g > best_gain:
                         best_gain, best = g, found
         value = self.tuning.follow * best_gain
@@ -385,12 +403,12 @@ class _Decision:
         for pile in piles:
             cards.extend(pile[2])
         if last_me:
-            return self.tuning.end_weight * sum(self.w_me[c] for c in cards)
-        return -self.tuning.end_weight * sum(self.w_opp[c] for c in cards)
+            return self.tuning.end_weight * sum(self.w_me[c.code] for c in cards)
+        return -self.tuning.end_weight * sum(self.w_opp[c.code] for c in cards)
 
 
-def _pile_weight(table: SimTable, weights: dict[Card, float]) -> float:
+def _pile_weight(table: SimTable, weights: dict[str, float]) -> float:
     piles = table[1]
     if not piles:
         return 0.0
-    return sum(weights[c] for c in piles[-1][2])
+    return sum(weights[c.code] for c in piles[-1][2])
