@@ -1,4 +1,4 @@
-"""A slow, literal second reading of RULES.md sections 3-5, written apart from the engine.
+"""A slow, literal second reading of RULES.md sections 3-6, written apart from the engine.
 
 It decides whether one move is legal by trying every way to split the take-set into the
 groups the rule book names, and lists every legal move of a small position by trying every
@@ -8,6 +8,7 @@ small tables (it is exponential in the number of table items).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from itertools import combinations
 
@@ -170,3 +171,42 @@ def reference_moves(position: Position) -> set[Move]:
         if trail_is_legal(position, card):
             moves.add(Move("trail", card))
     return moves
+
+
+# -- section 6: scoring --------------------------------------------------------------
+
+
+def rescore(finished: Position) -> tuple[list[list[int]], list[int], int | None]:
+    """RULES.md 6, read again: the points by category (after the 18-points rule), and the
+    scores counted in category order (aces one by one, ♠ ♣ ♥ ♦) up to the first 21."""
+    start = finished.scores
+    late = [start[p] >= 18 for p in (0, 1)]
+    points = [[0] * 6 for _ in (0, 1)]
+    events: list[tuple[int, int]] = []  # (player, points), in counting order
+
+    def give(player: int, category: int, amount: int) -> None:
+        if amount and not (late[player] and category >= 3):
+            points[player][category] += amount
+            events.append((player, amount))
+
+    taken = [Counter(finished.captured[p]) for p in (0, 1)]
+    for p in (0, 1):
+        give(p, 0, 3 if sum(taken[p].values()) > 26 else 0)
+    for p in (0, 1):
+        give(p, 1, 1 if sum(n for c, n in taken[p].items() if c.suit == "s") >= 7 else 0)
+    for p in (0, 1):
+        give(p, 2, 2 if taken[p][Card.parse("10d")] else 0)
+    for p in (0, 1):
+        give(p, 3, 1 if taken[p][Card.parse("2s")] else 0)
+    for suit in "schd":
+        for p in (0, 1):
+            give(p, 4, 1 if taken[p][Card.parse("A" + suit)] else 0)
+    difference = finished.limpias[0] - finished.limpias[1]
+    give(0 if difference > 0 else 1, 5, abs(difference))
+
+    scores = list(start)
+    for player, amount in events:
+        scores[player] += amount
+        if scores[player] >= 21:
+            return points, scores, player
+    return points, scores, None

@@ -1,10 +1,14 @@
-"""Hypothesis strategies: small positions with loose cards, simple and double piles."""
+"""Positions to test on: small ones made up by hypothesis (loose cards, simple and double
+piles), and every position met in seeded random matches."""
 
 from __future__ import annotations
 
+import random
+from functools import cache
+
 from hypothesis import strategies as st
 
-from server.engine import DECK, Card, Pile, Position
+from server.engine import DECK, Card, Match, Move, Pile, Position, legal_moves
 
 
 def _take(pool: list[Card], test: object) -> Card | None:
@@ -76,3 +80,29 @@ def small_positions(draw: st.DrawFn, max_loose: int = 5, max_piles: int = 2) -> 
                         dealer=draw(st.integers(0, 1)))
     # the notation accepts it: this round-trip also checks the generated piles are sound
     return Position.from_json(position.to_json())
+
+
+MATCH_SEEDS = [f"prop-{n}" for n in range(12)]
+
+
+def random_match(seed: str) -> tuple[Match, list[Move], list[Position]]:
+    """Plays a whole match with uniformly random legal moves (seeded); returns the finished
+    match, its moves and every position met before a move."""
+    rng = random.Random(seed)
+    match = Match.new(seed)
+    moves: list[Move] = []
+    positions: list[Position] = []
+    while not match.finished:
+        positions.append(match.position)
+        move = rng.choice(legal_moves(match.position))
+        moves.append(move)
+        match, _ = match.play(move)
+    return match, moves, positions
+
+
+@cache
+def game_positions() -> list[Position]:
+    found: list[Position] = []
+    for seed in MATCH_SEEDS:
+        found.extend(random_match(seed)[2])
+    return found

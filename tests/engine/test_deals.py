@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from server.engine import DECK, Card, Match, Move, Position
+from server.engine import DECK, Match, Move
+
+from .reference import rescore
 
 DEALS = sorted((Path(__file__).resolve().parents[2] / "seeds" / "deals").glob("*.json"))
 
@@ -19,42 +21,6 @@ DEALS = sorted((Path(__file__).resolve().parents[2] / "seeds" / "deals").glob("*
 def load(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
-
-
-def rescore(finished: Position) -> tuple[list[list[int]], list[int], int | None]:
-    """RULES.md 6, read again: the points by category (after the 18-points rule), and the
-    scores counted in category order (aces one by one, ♠ ♣ ♥ ♦) up to the first 21."""
-    start = finished.scores
-    late = [start[p] >= 18 for p in (0, 1)]
-    points = [[0] * 6 for _ in (0, 1)]
-    events: list[tuple[int, int]] = []  # (player, points), in counting order
-
-    def give(player: int, category: int, amount: int) -> None:
-        if amount and not (late[player] and category >= 3):
-            points[player][category] += amount
-            events.append((player, amount))
-
-    taken = [Counter(finished.captured[p]) for p in (0, 1)]
-    for p in (0, 1):
-        give(p, 0, 3 if sum(taken[p].values()) > 26 else 0)
-    for p in (0, 1):
-        give(p, 1, 1 if sum(n for c, n in taken[p].items() if c.suit == "s") >= 7 else 0)
-    for p in (0, 1):
-        give(p, 2, 2 if taken[p][Card.parse("10d")] else 0)
-    for p in (0, 1):
-        give(p, 3, 1 if taken[p][Card.parse("2s")] else 0)
-    for suit in "schd":
-        for p in (0, 1):
-            give(p, 4, 1 if taken[p][Card.parse("A" + suit)] else 0)
-    difference = finished.limpias[0] - finished.limpias[1]
-    give(0 if difference > 0 else 1, 5, abs(difference))
-
-    scores = list(start)
-    for player, amount in events:
-        scores[player] += amount
-        if scores[player] >= 21:
-            return points, scores, player
-    return points, scores, None
 
 
 def test_there_are_fixed_deals() -> None:

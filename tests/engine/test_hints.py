@@ -1,60 +1,129 @@
-"""The hints the client draws (RULES.md 3 and 8): Llevarte, Llevarte solo, build ideas and the
-green borders, each checked against the full list of legal moves."""
+"""The hints (RULES.md 3 and 8): *Llevarte*, *Llevarte solo*, the build ideas and the trail
+flag of each hand card, checked against the full list of legal moves."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings
 
-from server.engine import Position, card_options, legal_moves, play
-from server.engine.hints import take_rank
-from server.engine.moves import Table
+from server.engine import Card, Move, Position, card_options, hand_options, legal_moves, play
 
-from .test_reference import random_position
+from .strategies import game_positions, small_positions
+
+FAST = settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
-def test_rule_book_example_llevarte_and_llevarte_solo() -> None:
-    position = Position.parse(
-        '{"hands": [["9s"], []], "table": {"cards": ["9d", "5h", "4c", "6d", "3s"]}, "turn": 0}'
+def taken_cards(position: Position, move: Move) -> list[Card]:
+    cards = [move.card] + [c for c in position.cards if c.code in move.take]
+    for pile in position.piles:
+        if pile.id in move.take:
+            cards.extend(pile.cards)
+    return cards
+
+
+def rank(position: Position, move: Move) -> tuple[int, int, int, int, int]:
+    """RULES.md 3: the most cards, ties broken by spades, the 10♦, the 2♠, then aces."""
+    cards = taken_cards(position, move)
+    codes = {c.code for c in cards}
+    return (
+        len(cards),
+        sum(1 for c in cards if c.suit == "s"),
+        int("10d" in codes),
+        int("2s" in codes),
+        sum(1 for c in cards if c.rank == 1),
     )
-    options = card_options(position, position.hands[0][0])
-    assert options.llevarte is not None and options.llevarte_solo is not None
-    assert options.llevarte.take == {"9d", "5h", "4c", "6d", "3s"}
-    assert options.llevarte_solo.take == {"9d"}
 
 
-def test_llevarte_breaks_ties_by_spades_first() -> None:
-    # 7 takes 4+3 either as 4h+3s or 4h+3d: the spade is preferred
-    position = Position.parse(
-        '{"hands": [["7c"], []], "table": {"cards": ["4h", "3d", "3s"]}, "turn": 0}'
-    )
-    options = card_options(position, position.hands[0][0])
-    assert options.llevarte is not None
-    assert options.llevarte.take == {"4h", "3s"}
-
-
-@settings(max_examples=300, deadline=None, derandomize=True)
-@given(st.integers(min_value=0, max_value=2**32))
-def test_hints_agree_with_the_legal_moves(seed: int) -> None:
-    position = random_position(seed)
-    moves = legal_moves(position)
-    table = Table(position.cards, position.piles)
-    for card in position.hands[position.turn]:
-        options = card_options(position, card)
-        captures = [m for m in moves if m.card == card and m.kind == "capture"]
-        # the green border: exactly the cards that can capture something
-        assert options.can_capture == bool(captures)
-        if captures:
-            assert options.llevarte in captures
-            best = max(take_rank(table, card, table.mask_of(m.take) or 0) for m in captures)
-            assert take_rank(table, card, table.mask_of(options.llevarte.take) or 0) == best
-            if options.llevarte_solo is not None:
-                assert options.llevarte_solo in captures
-        builds = {m for m in moves if m.card == card and m.kind == "build"}
-        for idea in options.builds:
+def check_hints(position: Position, optimal: bool) -> None:
+    listed = legal_moves(position)
+    options = hand_options(position)
+    assert [o.card for o in options] == list(position.hands[position.turn])
+    for option in options:
+        card = option.card
+        assert card_options(position, card) == option
+        captures = [m for m in listed if m.card == card and m.kind == "capture"]
+        builds = [m for m in listed if m.card == card and m.kind == "build"]
+        # Llevarte: a legal capture, the best one; none when the card captures nothing
+        if not captures:
+            assert option.llevarte is None and not option.can_capture
+        else:
+            assert option.llevarte in captures
+            if optimal:
+                assert rank(position, option.llevarte) == max(rank(position, m) for m in captures)
+        # Llevarte solo: just the pairs and the piles of the value, when there are some
+        value = 14 if card.rank == 1 else card.rank
+        solo = {c.code for c in position.cards if c.rank == card.rank} | {
+            p.id for p in position.piles if p.value == value
+        }
+        if solo:
+            assert option.llevarte_solo == Move("capture", card, frozenset(solo))
+            assert option.llevarte_solo in captures
+        else:
+            assert option.llevarte_solo is None
+        # builds: every idea is legal, says whether it is double and which cards take it
+        rest = list(position.hands[position.turn])
+        rest.remove(card)
+        kinds: dict[tuple[int, bool], int] = {}
+        for move in builds:
+            pile = play(position, move).piles[-1]
+            key = (move.value or 0, pile.double)
+            kinds[key] = max(kinds.get(key, 0), len(taken_cards(position, move)))
+        for idea in option.builds:
             assert idea.move in builds
-            assert idea.takers and all(c.capture_value == idea.move.value for c in idea.takers)
-            play(position, idea.move)
-        values = {m.value for m in builds}
-        assert {idea.move.value for idea in options.builds} == values
-        assert options.trail == any(m.card == card and m.kind == "trail" for m in moves)
+            assert play(position, idea.move).piles[-1].double == idea.double
+            assert set(idea.takers) == {c for c in rest if (14 if c.rank == 1 else c.rank)
+                                        == idea.move.value}
+            if optimal:
+                assert len(taken_cards(position, idea.move)) == kinds[
+                    (idea.move.value or 0, idea.double)]
+        if optimal:
+            assert {(i.move.value, i.double) for i in option.builds} == set(kinds) or len(
+                option.builds
+            ) == 12
+        assert option.trail == (Move("trail", card) in listed)
+        assert option.to_json()["card"] == card.code
+
+
+@FAST
+@given(small_positions())
+def test_hints_of_small_positions(position: Position) -> None:
+    check_hints(position, optimal=True)
+
+
+def test_hints_in_games() -> None:
+    for position in game_positions()[::9]:
+        small = len(position.cards) + len(position.piles) <= 8
+        check_hints(position, optimal=small)
+
+
+def test_the_rule_books_llevarte_example() -> None:
+    position = Position.from_json(
+        {"hands": [["9s"], []], "table": {"cards": ["9d", "5h", "4c", "6d", "3s"]}, "turn": 0}
+    )
+    option = card_options(position, Card.parse("9s"))
+    assert option.llevarte == Move.capture("9s", "9d", "5h", "4c", "6d", "3s")
+    assert option.llevarte_solo == Move.capture("9s", "9d")
+
+
+def test_llevarte_breaks_ties_by_spades_then_the_10_of_diamonds() -> None:
+    # 10: 6s+4h or 6h+4d, two cards either way: the spade decides
+    position = Position.from_json(
+        {"hands": [["10c"], []], "table": {"cards": ["6h", "4d", "6s"]}, "turn": 0}
+    )
+    assert card_options(position, Card.parse("10c")).llevarte == Move.capture("10c", "6s", "4d")
+    # 12: 10d+2c or 10h+2c, two cards either way, no spade: the 10 of diamonds decides
+    position = Position.from_json(
+        {"hands": [["Qc"], []], "table": {"cards": ["10h", "2c", "10d"]}, "turn": 0}
+    )
+    assert card_options(position, Card.parse("Qc")).llevarte == Move.capture("Qc", "10d", "2c")
+    # but more cards come first: 9h+3c beside 10d+2h is four cards
+    position = Position.from_json(
+        {"hands": [["Qc"], []], "table": {"cards": ["9h", "3c", "10d", "2h"]}, "turn": 0}
+    )
+    assert card_options(position, Card.parse("Qc")).llevarte == Move.capture(
+        "Qc", "10d", "2h", "9h", "3c"
+    )
