@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import sys
 import time
@@ -58,7 +59,8 @@ def play_match(args: tuple[int, str, int]) -> MatchResult:
     players = (LEVELS[levels[0]], LEVELS[levels[1]])
     rngs = (random.Random(f"{index}:0"), random.Random(f"{index}:1"))
     times: dict[str, list[float]] = {
-        "normal": [], "facil": [], "normal choose": [], "facil choose": []
+        f"{level}{part}": [] for level in ("normal", "facil")
+        for part in ("", " choose", " cpu")
     }
     positions: list[Position] = []
     match = Match.new(f"{prefix}-{index}")
@@ -67,14 +69,15 @@ def play_match(args: tuple[int, str, int]) -> MatchResult:
         seat = position.turn
         if index < keep_positions:
             positions.append(position)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         view = view_for(position, seat)
         moves = legal_moves(view.as_position())
         chosen = time.perf_counter()
         move = players[seat].choose(view, moves, rngs[seat])
-        end = time.perf_counter()
+        end, end_cpu = time.perf_counter(), time.process_time()
         times[levels[seat]].append(end - start)
         times[f"{levels[seat]} choose"].append(end - chosen)
+        times[f"{levels[seat]} cpu"].append(end_cpu - start_cpu)
         match, _ = match.play(move)
     assert match.winner is not None
     return MatchResult(
@@ -109,16 +112,19 @@ def random_match(seed: int) -> int:
     return match.move_count
 
 
-def time_legal_moves(positions: list[Position], min_seconds: float) -> tuple[float, int]:
+def time_legal_moves(
+    positions: list[Position], min_seconds: float
+) -> tuple[float, float, int]:
+    """Calls per second of wall time and of CPU time, and the number of calls."""
     calls = 0
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     while True:
         for position in positions:
             legal_moves(position)
         calls += len(positions)
         elapsed = time.perf_counter() - start
         if elapsed >= min_seconds:
-            return calls / elapsed, calls
+            return calls / elapsed, calls / (time.process_time() - start_cpu), calls
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,31 +163,46 @@ def main(argv: list[str] | None = None) -> int:
           f"(95% Wilson interval {low:.1%} - {high:.1%}); mean final score margin "
           f"{margin:+.1f}")
 
-    p99_normal = float("nan")
+    p99_normal = p99_normal_cpu = float("nan")
     for level in ("normal", "facil"):
-        for part, what in (("", "view + legal_moves + choose"), (" choose", "choose only")):
+        for part, what in (
+            ("", "view + legal_moves + choose, wall"),
+            (" choose", "choose only, wall"),
+            (" cpu", "view + legal_moves + choose, CPU time"),
+        ):
             times = sorted(t for r in results for t in r.times[level + part])
             p50, p99 = percentile(times, 50) * 1000, percentile(times, 99) * 1000
             if level == "normal" and not part:
                 p99_normal = p99
+            if level == "normal" and part == " cpu":
+                p99_normal_cpu = p99
             print(f"Decision time {level:>6} ({what}, {len(times)} decisions): "
                   f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {times[-1] * 1000:.1f} ms")
 
     positions = [p for r in results for p in r.positions]
-    rate, calls = time_legal_moves(positions, 2.0) if positions else (float("nan"), 0)
-    print(f"legal_moves: {rate:,.0f} positions/s ({calls} calls over {len(positions)} "
-          f"positions from the first {min(args.position_matches, n)} matches)")
+    rate, rate_cpu, calls = (
+        time_legal_moves(positions, 2.0) if positions else (float("nan"), float("nan"), 0)
+    )
+    print(f"legal_moves: {rate:,.0f} positions/s wall, {rate_cpu:,.0f} per CPU second "
+          f"({calls} calls over {len(positions)} positions from the first "
+          f"{min(args.position_matches, n)} matches)")
 
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     total_moves = sum(random_match(seed) for seed in range(args.random_matches))
-    elapsed = time.perf_counter() - start
-    print(f"Random play: {args.random_matches / elapsed:.1f} matches/s "
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+    print(f"Random play: {args.random_matches / elapsed:.1f} matches/s wall, "
+          f"{args.random_matches / cpu:.1f} per CPU second "
           f"({total_moves / elapsed:,.0f} moves/s, one process)")
+    load = os.getloadavg()
+    print(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} "
+          f"on {os.cpu_count()} CPUs (wall figures suffer when it exceeds the CPUs)")
 
     goals = [
         ("Normal wins >= 93%", wins / n >= GOAL_WIN_RATE if n else False),
-        ("Normal p99 <= 20 ms", p99_normal <= GOAL_P99_MS),
-        ("legal_moves >= 20,000/s", rate >= GOAL_LEGAL_MOVES_PER_S),
+        ("Normal p99 <= 20 ms (wall)", p99_normal <= GOAL_P99_MS),
+        ("Normal p99 <= 20 ms (CPU time)", p99_normal_cpu <= GOAL_P99_MS),
+        ("legal_moves >= 20,000/s (wall)", rate >= GOAL_LEGAL_MOVES_PER_S),
+        ("legal_moves >= 20,000/s (CPU time)", rate_cpu >= GOAL_LEGAL_MOVES_PER_S),
     ]
     for name, ok in goals:
         print(f"  [{'ok' if ok else 'MISSED'}] {name}")
