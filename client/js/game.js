@@ -95,6 +95,13 @@ export class Game {
     return v.names[1 - v.seat] || "tu primo";
   }
 
+  /** For narrow labels (score boxes, table headers). */
+  shortOpponentName() {
+    const v = this.view;
+    if (v && v.opponent && v.opponent.kind === "computer") return "Computadora";
+    return capitalize(this.opponentName());
+  }
+
   isFriendGame() {
     return Boolean(this.view && this.view.opponent && this.view.opponent.kind === "person");
   }
@@ -209,9 +216,10 @@ export class Game {
     const before = this.presence;
     this.presence = msg;
     const name = capitalize(this.opponentName());
-    if (before && !before.connected && msg.connected) {
+    const hadLeft = (x) => Boolean(x && !x.connected && (x.grace_ends_at || x.takeover));
+    if (hadLeft(before) && msg.connected) {
       this.flash(`¡${name} volvió a la mesa!`);
-    } else if (msg.connected === false && (!before || before.connected)) {
+    } else if (hadLeft(msg) && !hadLeft(before)) {
       announce(`${name} se desconectó. Lo esperamos un momento.`);
     } else if (msg.takeover && (!before || !before.takeover)) {
       announce(`La computadora juega por ${name} hasta que vuelva.`);
@@ -630,7 +638,7 @@ export class Game {
     const v = this.view;
     const me = v.seat;
     const them = 1 - me;
-    const oppName = capitalize(this.opponentName());
+    const oppName = this.shortOpponentName();
     const limpias = (n) => (n === 1 ? "1 limpia" : `${n} limpias`);
     return h("header", { class: "topbar" },
       h("div", { class: "scores", "aria-label": "Puntos de la partida" },
@@ -772,7 +780,7 @@ export class Game {
     if (!this.isFriendGame() || !this.presence) return null;
     const p = this.presence;
     const name = capitalize(this.opponentName());
-    if (p.connected) return null;
+    if (p.connected || (!p.grace_ends_at && !p.takeover)) return null;
     if (p.takeover) {
       return h("div", { class: "presence takeover", role: "status" },
         `${name} no está. La computadora (${LEVEL_NAMES[p.takeover] || p.takeover}) juega por ${name} hasta que vuelva.`);
@@ -853,7 +861,14 @@ export class Game {
   renderBuildPanel(opts) {
     const code = this.ui.selected;
     const panel = h("div", { class: "build-panel", role: "group", "aria-label": "Construir un montón" });
-    panel.append(h("p", { class: "hint-line" }, "Construir con ", chip(code)));
+    panel.append(h("div", { class: "panel-head" },
+      h("p", { class: "hint-line" }, "Construir con ", chip(code)),
+      h("button", { type: "button", class: "btn quiet back", onclick: () => {
+        this.ui.mode = "choose";
+        this.ui.picked = new Set();
+        this.ui.idea = null;
+        this.render();
+      } }, "Volver")));
     if (this.hints && opts.builds.length > 0) {
       const list = h("ul", { class: "ideas", "aria-label": "Montones que puedes hacer" });
       opts.builds.forEach((idea, i) => {
@@ -870,7 +885,9 @@ export class Game {
     } else if (this.hints) {
       panel.append(h("p", { class: "small" }, "Con esta carta no vemos montones posibles."));
     }
-    panel.append(h("p", { class: "small" }, "Toca en la mesa las cartas o montones que quieres usar, y escoge el valor."));
+    panel.append(h("p", { class: "small" }, this.hints && opts.builds.length > 0
+      ? "O toca tú en la mesa lo que quieres usar y escoge el valor."
+      : "Toca en la mesa las cartas o montones que quieres usar y escoge el valor."));
     const value = this.ui.buildValue ?? cardValue(code);
     const setValue = (n) => {
       this.ui.buildValue = Math.max(2, Math.min(14, n));
@@ -878,7 +895,7 @@ export class Game {
       this.render();
     };
     panel.append(h("div", { class: "value-row" },
-      h("span", { id: "valor-label" }, "Valor del montón:"),
+      h("span", { id: "valor-label" }, "Valor:"),
       h("button", { type: "button", class: "btn small-btn", "aria-label": "Bajar el valor",
         "data-focus-key": "v-minus", onclick: () => setValue(value - 1) }, "−"),
       h("output", { class: "build-value", "aria-labelledby": "valor-label", "aria-live": "polite" }, String(value)),
@@ -886,13 +903,7 @@ export class Game {
         "data-focus-key": "v-plus", onclick: () => setValue(value + 1) }, "+")));
     panel.append(h("div", { class: "button-row" },
       h("button", { type: "button", class: "btn primary build-confirm", onclick: () => this.confirmBuild() },
-        `Construir montón de ${value}`),
-      h("button", { type: "button", class: "btn quiet", onclick: () => {
-        this.ui.mode = "choose";
-        this.ui.picked = new Set();
-        this.ui.idea = null;
-        this.render();
-      } }, "Volver")));
+        `Construir montón de ${value}`)));
     return panel;
   }
 
@@ -984,14 +995,14 @@ export class Game {
         h("td", { "data-seat": String(them) }, String(r.points[them][k]))));
     const table = h("table", { class: "score-sheet" },
       h("caption", { class: "sr-only" }, "Puntos de esta mano"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Esta mano"), h("th", { scope: "col" }, "Tú"),
-        h("th", { scope: "col" }, oppName))),
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Categoría")), h("th", { scope: "col" }, "Tú"),
+        h("th", { scope: "col" }, this.shortOpponentName()))),
       h("tbody", {}, rows),
       h("tfoot", {},
-        h("tr", { class: "hand-total" }, h("th", { scope: "row" }, "Total de la mano"),
+        h("tr", { class: "hand-total" }, h("th", { scope: "row" }, "Total"),
           h("td", { "data-seat": String(me) }, String(total(me))),
           h("td", { "data-seat": String(them) }, String(total(them)))),
-        h("tr", { class: "match-total" }, h("th", { scope: "row" }, "En la partida"),
+        h("tr", { class: "match-total" }, h("th", { scope: "row" }, "Partida"),
           h("td", { "data-seat": String(me) }, String(r.scores[me])),
           h("td", { "data-seat": String(them) }, String(r.scores[them])))));
     const parts = [table];

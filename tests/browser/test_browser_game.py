@@ -80,7 +80,7 @@ def test_whole_hand_against_the_computer(make_player: MakePlayer, viewport: dict
             me.page.click(".actions button.build")
             me.page.locator(".table-area [data-id]").first.click()
             me.screenshot(f"build-{size}")
-            me.page.click(".build-panel button.quiet")
+            me.page.click(".build-panel button.back")
             me.page.click(".actions button.cancel")
             assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
         kind = me.play_turn(prefer_build=can_build and not built,
@@ -293,3 +293,34 @@ def test_friend_leaves_the_computer_takes_over_and_the_friend_returns(
     primo.wait_my_turn()
     primo.play_turn()
     assert ana.events("move")[-1]["seat"] == 1 or ana.sheet_open()
+
+
+def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlayer) -> None:
+    me = make_player(viewport=LAPTOP)
+    start_computer_game(me)
+    hand_number = 0
+    while True:
+        while me.wait_turn_or_sheet() == "turn":
+            me.play_turn()
+        result = check_sheet_against_server(me, hand_number)
+        if result["winner"] is not None:
+            break
+        me.page.click("dialog.sheet button.next-hand")
+        hand_number += 1
+        me.page.wait_for_selector(f".mesa[data-hand-number='{hand_number}']")
+        assert hand_number < 15
+    match_end = me.events("match_end")
+    assert match_end and match_end[-1]["winner"] == result["winner"]
+    winner_line = me.page.locator("dialog.sheet .winner")
+    assert winner_line.get_attribute("data-winner") == str(result["winner"])
+    expected = "¡Llegaste a 21!" if result["winner"] == 0 else "llegó a 21"
+    assert expected in winner_line.inner_text()
+    assert max(result["scores"]) >= 21
+    assert room_summary(me)["status"] == "finished"
+    me.page.click("dialog.sheet button.rematch")
+    me.page.wait_for_selector("dialog.sheet", state="detached")
+    me.page.wait_for_function(
+        "() => [...document.querySelectorAll('.score .pts')].every(e => e.textContent === '0')")
+    assert room_summary(me)["match"] == 2
+    assert me.wait_turn_or_sheet() == "turn"
+    assert len(me.hand()) == 4
