@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from typing import Any, TextIO
@@ -62,6 +63,11 @@ def serve(lines: TextIO, out: TextIO) -> None:
 
 
 def main() -> None:
+    # JSON is UTF-8 whatever the locale; bytes that are not UTF-8 get an error, not a crash
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(encoding="utf-8", errors="replace")
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(encoding="utf-8")
     serve(sys.stdin, sys.stdout)
 
 

@@ -4,6 +4,7 @@ one JSON request per line in, one JSON answer per line out, flushed after each."
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -227,3 +228,29 @@ def test_blank_lines_are_skipped_and_end_of_input_ends_the_oracle() -> None:
     lines = process.stdout.splitlines()
     assert len(lines) == 2
     assert "moves" in json.loads(lines[0]) and "error" in json.loads(lines[1])
+
+
+def test_the_oracle_speaks_utf8_whatever_the_locale() -> None:
+    """Spanish messages and bytes that are not UTF-8 under an ASCII locale: answers, no crash."""
+    pile = {"id": "p1", "cards": ["5d", "3c"], "value": 8, "owner": 0}
+    illegal = {
+        "op": "play",
+        "position": {"hands": [["8s", "2c"], []], "table": {"piles": [pile]}, "turn": 0},
+        "move": {"kind": "trail", "card": "2c"},
+    }
+    request = json.dumps(illegal).encode()
+    process = subprocess.run(
+        [sys.executable, "-m", "server.engine"],
+        cwd=ROOT,
+        input=b"\xff\xfe garbage\n" + request + b"\n",
+        capture_output=True,
+        timeout=TIMEOUT,
+        check=False,
+        env={**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0",
+             "PYTHONIOENCODING": ""},
+    )
+    assert process.returncode == 0, process.stderr
+    lines = process.stdout.decode("utf-8").splitlines()
+    assert len(lines) == 2
+    assert "error" in json.loads(lines[0])
+    assert "montón" in json.loads(lines[1])["error"]
