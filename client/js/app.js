@@ -38,8 +38,15 @@ const appHooks = {
     }
     showInicio(message);
   },
-  seatMoved() {
-    clearSession();
+  seatMoved(token) {
+    // another tab of this same device may hold the same seat: keep it, just stop here
+    const stored = loadSession();
+    if (stored && stored.token === token) {
+      stored.active = false;
+      saveSession(stored);
+    } else {
+      clearSession();
+    }
     show("movido",
       h("section", { class: "page narrow" },
         h("h1", {}, "Seguiste en otro dispositivo"),
@@ -136,6 +143,12 @@ function showInicio(message = null) {
       input.focus();
       return;
     }
+    const invite = raw.match(/(?:\/j\/)?([A-Za-z0-9]{8})$/);
+    const compact = raw.replace(/[\s-]/g, "");
+    if (/\/j\//.test(raw) || (invite && compact.length === 8)) {
+      showJoin((invite ? invite[1] : compact).toUpperCase());
+      return;
+    }
     const code = raw.replace(/^.*\/r\//, "");
     busy(button, "Buscando…");
     try {
@@ -180,7 +193,7 @@ function showInicio(message = null) {
         friendButton),
       h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
         h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
-        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida de otro aparato:"),
+        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro aparato, o el de la invitación de un amigo:"),
         h("div", { class: "inline" },
           h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
             autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX" }),

@@ -151,6 +151,7 @@ export class Game {
         this.pump();
         break;
       case "state":
+        this.noteRematchWish(msg.view);
         this.queue.push({ event: null, view: msg.view, seq: msg.seq });
         this.pump();
         break;
@@ -165,10 +166,18 @@ export class Game {
         break;
       case "seat_moved":
         this.stop();
-        this.app.seatMoved();
+        this.app.seatMoved(this.session.token);
         break;
       default:
         break;
+    }
+  }
+
+  noteRematchWish(view) {
+    const note = this.sheet?.querySelector(".rematch-note");
+    if (!note || !view || !view.rematch || !this.isFriendGame()) return;
+    if (view.rematch[1 - view.seat] && !view.rematch[view.seat]) {
+      note.textContent = `${capitalize(this.opponentName())} quiere la revancha. ¿Le das?`;
     }
   }
 
@@ -270,6 +279,12 @@ export class Game {
     }
   }
 
+  focusHandIfLost() {
+    const active = document.activeElement;
+    if (this.sheet || !this.myTurn() || (active && active !== document.body)) return;
+    this.root.querySelector(".hand .card")?.focus({ preventScroll: true });
+  }
+
   async apply({ event, view }) {
     const kind = event ? event.kind : "state";
     if (kind === "move" && this.view && event.seat !== this.view.seat) {
@@ -282,6 +297,7 @@ export class Game {
       else this.ui.error = null;
       this.render();
       announce(this.describeMove(event, true) + " " + this.turnWords());
+      this.focusHandIfLost();
     } else if (kind === "deal") {
       this.render();
       announce("Se repartieron 4 cartas más a cada uno.");
@@ -807,8 +823,14 @@ export class Game {
     const v = this.view;
     const bar = h("div", { class: "actions", "aria-label": "Jugadas" });
     if (v.status === "finished") {
-      bar.append(h("button", { type: "button", class: "btn primary", onclick: () => this.rematch() },
-        v.rematch && v.rematch[v.seat] ? `Esperando a ${this.opponentName()}…` : "Revancha"));
+      const asked = v.rematch && v.rematch[v.seat];
+      const wanted = v.rematch && v.rematch[1 - v.seat];
+      if (wanted && !asked) {
+        bar.append(h("p", { class: "hint-line" }, `${capitalize(this.opponentName())} quiere la revancha.`));
+      }
+      bar.append(h("button", { type: "button", class: "btn primary rematch",
+        "aria-disabled": asked ? "true" : null, onclick: () => { if (!asked) this.rematch(); } },
+      asked ? `Esperando a ${this.opponentName()}…` : "Revancha"));
       return bar;
     }
     if (!this.myTurn()) {
@@ -1030,6 +1052,7 @@ export class Game {
           rematchBtn.setAttribute("aria-disabled", "true");
         }
       });
+      parts.push(h("p", { class: "rematch-note", role: "status" }));
       buttons.append(rematchBtn,
         h("button", { type: "button", class: "btn quiet", onclick: () => { this.closeSheet(); this.app.goHome(null, true); } },
           "Volver al inicio"));
