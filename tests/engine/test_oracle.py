@@ -164,11 +164,24 @@ def test_choose_answers_a_legal_move_and_the_same_each_time(oracle: Oracle, leve
     assert oracle.ask(request) == first
 
 
-def test_choose_sees_neither_the_opponent_hand_nor_the_deck_order(oracle: Oracle) -> None:
-    base = dict(POSITION, deck=["Qs", "Qd", "Jc", "Jd"])
-    other = dict(POSITION, hands=[["9s", "2c", "8h"], ["Jh", "2d"]], deck=["Jd", "Qs", "Jc", "Qd"])
-    one = oracle.ask({"op": "choose", "level": "facil", "position": base, "seed": 3})
-    two = oracle.ask({"op": "choose", "level": "facil", "position": other, "seed": 3})
+@pytest.mark.parametrize("level", ["facil", "normal"])
+@pytest.mark.parametrize("seed", [3, 11, "x"])
+def test_choose_sees_neither_the_opponent_hand_nor_the_deck_order(
+    oracle: Oracle, level: str, seed: int | str
+) -> None:
+    from server.ai import LEVELS
+
+    if level not in LEVELS:
+        pytest.skip(f"level {level} is not written yet")
+    table = {"cards": ["5h", "4c", "Ad"],
+             "piles": [{"id": "p1", "cards": ["6d", "3s"], "value": 9, "owner": 1}]}
+    base = {"hands": [["9s", "2c", "8h", "3h"], ["Kd", "2h", "9c"]], "table": table,
+            "turn": 0, "deck": ["Qs", "Qd", "Jc", "Jd", "5c", "5s", "10d", "2s"],
+            "captured": [["Kc"], ["Kh", "Ks"]]}
+    other = dict(base, hands=[["9s", "2c", "8h", "3h"], ["Jh", "2d", "10h"]],
+                 deck=["Jd", "Qs", "2s", "Jc", "9d", "Qd", "5c", "5s"])
+    one = oracle.ask({"op": "choose", "level": level, "position": base, "seed": seed})
+    two = oracle.ask({"op": "choose", "level": level, "position": other, "seed": seed})
     assert one == two and "move" in one
 
 

@@ -22,6 +22,7 @@ from server.engine import (
     legal_moves,
     play,
     play_step,
+    shuffled_deck,
 )
 
 from .reference import build_kind, reference_moves, rescore
@@ -284,3 +285,54 @@ def test_positions_after_any_move_round_trip(position: Position) -> None:
     for move in legal_moves(position)[:30]:
         step = play_step(position, move)
         assert Position.parse(step.position.to_text()) == step.position
+
+
+def on_table(position: Position) -> Counter[Card]:
+    found = Counter(position.cards)
+    for pile in position.piles:
+        found.update(pile.cards)
+    return found
+
+
+def test_a_hand_deals_4_4_4_then_five_more_rounds_of_4_4() -> None:
+    """RULES.md 2: 4 to the non-dealer, 4 to the dealer, 4 to the table, in deck order;
+    then, each time both hands are empty, 4 and 4 more: six deals, 48 plays a hand."""
+    match = Match.new("deals")
+    deck = shuffled_deck("deals", 0)
+    assert sorted(deck) == sorted(DECK)
+    start = match.position
+    assert start.hands[0] == deck[0:4] and start.hands[1] == deck[4:8]
+    assert start.cards == deck[8:12] and start.deck == deck[12:]
+    rng = random.Random(1)
+    plays = deals = 0
+    while True:
+        before = match.position
+        match, step = match.play(rng.choice(legal_moves(before)))
+        plays += 1
+        if step.dealt:
+            deals += 1
+            non_dealer, dealer = 1 - before.dealer, before.dealer
+            assert step.position.hands[non_dealer] == before.deck[0:4]
+            assert step.position.hands[dealer] == before.deck[4:8]
+            assert step.position.deck == before.deck[8:]
+            # none to the table: it holds what it held, plus the card played or less the take
+            table_before, table_after = on_table(before), on_table(step.position)
+            if step.move.kind == "capture":
+                assert table_after == table_before - Counter(step.taken[1:])
+            else:
+                assert table_after == table_before + Counter([step.move.card])
+        if step.result is not None:
+            break
+    assert plays == 48 and deals == 5
+
+
+def test_positions_are_the_same_whatever_their_pile_ids() -> None:
+    pile = {"cards": ["5d", "3c"], "value": 8, "owner": 0}
+    one = Position.from_json({"hands": [["8s"], []], "table": {"piles": [dict(pile, id="p1")]},
+                              "turn": 0})
+    two = Position.from_json({"hands": [["8s"], []], "table": {"piles": [dict(pile, id="x")]},
+                              "turn": 0})
+    assert one == two and one.to_json() != two.to_json()
+    three = Position.from_json({"hands": [["8s"], []], "table": {"piles": [dict(pile, id="p1",
+                                owner=1)]}, "turn": 0})
+    assert one != three
