@@ -24,6 +24,9 @@ def main() -> None:
         host=settings.host,
         port=settings.port,
         ws_max_size=WS_MAX_SIZE,
+        # views are small and come at people's pace: compressing them costs more CPU than
+        # the bytes it saves (WS_DEFLATE=1 turns it on)
+        ws_per_message_deflate=os.environ.get("WS_DEFLATE", "") == "1",
         # the access log would record /r/<rejoin code> paths: off unless asked for
         access_log=os.environ.get("ACCESS_LOG", "") == "1",
         log_level=os.environ.get("LOG_LEVEL", "info").lower(),

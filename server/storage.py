@@ -8,13 +8,15 @@ players about a move only after ``append_move`` returned.
 
 from __future__ import annotations
 
+import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sqlalchemy import event, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from .models import finished_matches, moves, rejoin_codes, rooms, seats
 
@@ -124,22 +126,106 @@ def _room(row: Any) -> RoomRecord:
     )
 
 
+Job = Callable[[AsyncConnection], Awaitable[Any]]
+MAX_BATCH = 512
+
+
 class SqlStorage:
-    """``Storage`` on SQLAlchemy's async engine."""
+    """``Storage`` on SQLAlchemy's async engine.
+
+    All writes go through one writer task that commits whatever is waiting in one
+    transaction (group commit): one fsync for many moves, and no two connections fighting
+    for SQLite's write lock. Each caller still returns only after its own write committed.
+    Reads use the pool's other connections (WAL lets them run beside the writer).
+    """
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
+        self._jobs: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._moves: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]] = []
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
 
     @classmethod
     def from_url(cls, url: str, sqlite_synchronous: str = "FULL") -> SqlStorage:
         return cls(make_engine(url, sqlite_synchronous))
 
     async def close(self) -> None:
+        if self._writer is not None:
+            while self._jobs or self._moves:
+                await asyncio.sleep(0.01)
+            self._writer.cancel()
         await self.engine.dispose()
+
+    # -- the writer ----------------------------------------------------------------------
+
+    def _start_writer(self) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        self._wake.set()
+
+    async def _write(self, job: Job) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._jobs.append((job, future))
+        self._start_writer()
+        return await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._jobs or self._moves:
+                moves_batch, self._moves = self._moves[:MAX_BATCH], self._moves[MAX_BATCH:]
+                jobs, self._jobs = self._jobs[:MAX_BATCH], self._jobs[MAX_BATCH:]
+                await self._commit_batch(moves_batch, jobs)
+
+    async def _commit_batch(
+        self, moves_batch: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]],
+        jobs: list[tuple[Job, asyncio.Future[Any]]],
+    ) -> None:
+        try:
+            async with self.engine.begin() as conn:
+                await self._insert_moves(conn, moves_batch)
+                results = [await job(conn) for job, _ in jobs]
+        except Exception as exc:
+            if len(moves_batch) + len(jobs) == 1:
+                futures = [f for _, _, f in moves_batch] + [f for _, f in jobs]
+                if not futures[0].done():
+                    futures[0].set_exception(exc)
+                return
+            # one of them failed: commit each on its own, so only that one fails
+            for item in moves_batch:
+                await self._commit_batch([item], [])
+            for job in jobs:
+                await self._commit_batch([], [job])
+            return
+        for *_, future in moves_batch:
+            if not future.done():
+                future.set_result(None)
+        for (_, future), result in zip(jobs, results, strict=True):
+            if not future.done():
+                future.set_result(result)
+
+    @staticmethod
+    async def _insert_moves(
+        conn: AsyncConnection,
+        batch: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]],
+    ) -> None:
+        if not batch:
+            return
+        await conn.execute(insert(moves), [row for row, _, _ in batch])
+        now = time.time()
+        for row, status, _ in batch:
+            if status is not None:
+                await conn.execute(update(rooms).where(rooms.c.id == row["room_id"])
+                                   .values(status=status, updated_at=now))
+
+    # -- writes --------------------------------------------------------------------------
 
     async def create_room(self, room: RoomRecord, token_hash: str) -> None:
         now = time.time()
-        async with self.engine.begin() as conn:
+
+        async def job(conn: AsyncConnection) -> None:
             await conn.execute(insert(rooms).values(
                 id=room.id, mode=room.mode, level=room.level, seed=room.seed,
                 match_no=room.match_no, match_start_seq=room.match_start_seq,
@@ -147,6 +233,8 @@ class SqlStorage:
                 invite=room.invite, created_at=now, updated_at=now,
             ))
             await conn.execute(insert(seats).values(room_id=room.id, seat=0, token_hash=token_hash))
+
+        await self._write(job)
 
     async def load_room(self, room_id: str) -> RoomRecord | None:
         async with self.engine.connect() as conn:
@@ -166,7 +254,7 @@ class SqlStorage:
         return row.id if row is not None else None
 
     async def join(self, room_id: str, name: str, token_hash: str) -> bool:
-        async with self.engine.begin() as conn:
+        async def job(conn: AsyncConnection) -> bool:
             result = await conn.execute(
                 update(rooms)
                 .where(rooms.c.id == room_id, rooms.c.name1.is_(None), rooms.c.mode == "friend")
@@ -175,21 +263,22 @@ class SqlStorage:
             if result.rowcount != 1:
                 return False
             await conn.execute(insert(seats).values(room_id=room_id, seat=1, token_hash=token_hash))
-        return True
+            return True
+
+        return bool(await self._write(job))
 
     async def append_move(
         self, room_id: str, record: MoveRecord, status: str | None = None
     ) -> None:
-        now = time.time()
-        async with self.engine.begin() as conn:
-            await conn.execute(insert(moves).values(
-                room_id=room_id, seq=record.seq, match_no=record.match_no, seat=record.seat,
-                move=record.move, client_id=record.client_id, created_at=now,
-            ))
-            if status is not None:
-                await conn.execute(
-                    update(rooms).where(rooms.c.id == room_id).values(status=status, updated_at=now)
-                )
+        row = {
+            "room_id": room_id, "seq": record.seq, "match_no": record.match_no,
+            "seat": record.seat, "move": record.move, "client_id": record.client_id,
+            "created_at": time.time(),
+        }
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._moves.append((row, status, future))
+        self._start_writer()
+        await future
 
     async def load_moves(self, room_id: str, after_seq: int) -> list[MoveRecord]:
         async with self.engine.connect() as conn:
@@ -204,7 +293,8 @@ class SqlStorage:
         self, room_id: str, finished: FinishedMatch, seed: str, match_no: int, start_seq: int
     ) -> None:
         now = time.time()
-        async with self.engine.begin() as conn:
+
+        async def job(conn: AsyncConnection) -> None:
             await conn.execute(insert(finished_matches).values(
                 room_id=room_id, match_no=finished.match_no, seed=finished.seed,
                 winner=finished.winner, score0=finished.scores[0], score1=finished.scores[1],
@@ -215,15 +305,19 @@ class SqlStorage:
                 updated_at=now,
             ))
 
+        await self._write(job)
+
     async def add_rejoin_code(
         self, room_id: str, seat: int, short_hash: str, long_hash: str, expires_at: float
     ) -> bool:
+        async def job(conn: AsyncConnection) -> None:
+            await conn.execute(insert(rejoin_codes).values(
+                room_id=room_id, seat=seat, short_hash=short_hash, long_hash=long_hash,
+                expires_at=expires_at,
+            ))
+
         try:
-            async with self.engine.begin() as conn:
-                await conn.execute(insert(rejoin_codes).values(
-                    room_id=room_id, seat=seat, short_hash=short_hash, long_hash=long_hash,
-                    expires_at=expires_at,
-                ))
+            await self._write(job)
         except IntegrityError:
             return False
         return True
@@ -231,7 +325,7 @@ class SqlStorage:
     async def use_rejoin_code(
         self, code_hash: str, now: float, new_token_hash: str
     ) -> tuple[str, int]:
-        async with self.engine.begin() as conn:
+        async def job(conn: AsyncConnection) -> tuple[str, int]:
             row = (await conn.execute(
                 select(rejoin_codes).where(
                     (rejoin_codes.c.short_hash == code_hash)
@@ -256,4 +350,7 @@ class SqlStorage:
                 .where(seats.c.room_id == row.room_id, seats.c.seat == row.seat)
                 .values(token_hash=new_token_hash)
             )
-        return row.room_id, int(row.seat)
+            return row.room_id, int(row.seat)
+
+        result: tuple[str, int] = await self._write(job)
+        return result

@@ -1,0 +1,340 @@
+"""Load test of the game server over real websockets (a script, not a test).
+
+Starts ``python -m server`` (COMPUTER_DELAY=0, a temporary SQLite file) on a free loopback
+port and drives friend rooms, each with two bot clients that play legal moves (from the
+view's options: a capture, else a trail, else a build) and ask for a rematch at the end.
+
+  flat out:        K rooms play as fast as the server answers, for D seconds:
+                   moves/s, round trip (move sent -> ack) p50/p95/p99, errors.
+  people's pace:   bots wait 1-3 s (seeded) before each move; rooms are added in steps
+                   until the round trip p99 goes over 100 ms or the cap is reached:
+                   rooms held, server RSS per room, errors.
+
+    .venv/bin/python benchmarks/load.py                       # both, default sizes
+    .venv/bin/python benchmarks/load.py --mode flat --rooms 50 --seconds 10
+    .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10
+
+The bots run in this one process on the same machine, so they share its cores with the
+server: the figures are a floor for the server alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def start_server(
+    tmp: Path, synchronous: str, profile: str | None
+) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    env = dict(os.environ)
+    env.update({
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'load.db'}",
+        "PORT": str(port), "HOST": "127.0.0.1", "COMPUTER_DELAY": "0",
+        "WS_RATE": "100000", "WS_BURST": "100000", "WS_QUEUE": "100000",
+        "RATE_ROOMS_PER_MIN": "1000000", "RATE_JOIN_PER_MIN": "1000000",
+        "LOG_LEVEL": "warning", "SQLITE_SYNCHRONOUS": synchronous,
+    })
+    command = [sys.executable, "-m", "server"]
+    if profile:
+        command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server"]
+    log = open(tmp / "server.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return proc, port
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start: " + (tmp / "server.log").read_text())
+
+
+@dataclass
+class Stats:
+    rtts: list[tuple[float, float]] = field(default_factory=list)  # (when, seconds)
+    moves: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    rematches: int = 0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+def pick_move(view: dict[str, Any]) -> dict[str, Any] | None:
+    for opt in view["options"]:
+        if opt["llevarte"]:
+            return dict(opt["llevarte"])
+    for opt in view["options"]:
+        if opt["trail"]:
+            return {"kind": "trail", "card": opt["card"]}
+    for opt in view["options"]:
+        if opt["builds"]:
+            return dict(opt["builds"][0]["move"])
+    return None
+
+
+async def bot(url: str, token: str, stats: Stats, pace: bool, rng: random.Random,
+              stop: asyncio.Event, ready: asyncio.Event | None = None) -> None:
+    try:
+        async with websockets.connect(url, max_size=None, open_timeout=60,
+                                      ping_interval=None, compression=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+            sent: dict[str, float] = {}
+            pending = False
+            asked = False
+            counter = 0
+            view: dict[str, Any] | None = None
+
+            async def send_move(move: dict[str, Any], seq: int, delay: float) -> None:
+                nonlocal counter
+                if delay:
+                    await asyncio.sleep(delay)
+                if stop.is_set():
+                    return
+                counter += 1
+                move_id = f"b{counter}"
+                sent[move_id] = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": move, "seq": seq,
+                                          "id": move_id}))
+
+            stopper = asyncio.create_task(stop.wait())
+            stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
+            async for text in ws:
+                msg = json.loads(text)
+                kind = msg["type"]
+                if kind == "welcome" and ready is not None:
+                    ready.set()
+                if "view" in msg:
+                    view = msg["view"]
+                if kind == "ack":
+                    start = sent.pop(msg["id"], None)
+                    if start is not None:
+                        stats.rtts.append((time.time(), time.perf_counter() - start))
+                    stats.moves += 1
+                    pending = False
+                elif kind == "error":
+                    stats.error(msg["code"])
+                    sent.pop(msg.get("id", ""), None)
+                    pending = False
+                if view is None or pending:
+                    continue
+                if view["status"] == "finished" and not asked:
+                    asked = True
+                    stats.rematches += 1
+                    await ws.send('{"type":"rematch"}')
+                elif view["status"] == "playing":
+                    asked = False
+                    if view["turn"] == view["seat"] and view["options"]:
+                        move = pick_move(view)
+                        if move is None:
+                            stats.error("no_move")
+                            continue
+                        pending = True
+                        delay = rng.uniform(1.0, 3.0) if pace else 0.0
+                        asyncio.create_task(send_move(move, view["seq"], delay))
+    except (OSError, websockets.WebSocketException, TimeoutError) as exc:
+        stats.error(type(exc).__name__)
+
+
+async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str]:
+    async with sem:
+        r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
+        a = r.json()
+        r = await http.post("/api/join", json={"invite": a["invite"], "name": "Bot B"})
+        return a["token"], r.json()["token"]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(rtts: list[float]) -> str:
+    ms = [r * 1000 for r in rtts]
+    return (f"p50 {percentile(ms, .5):.1f} ms, p95 {percentile(ms, .95):.1f} ms, "
+            f"p99 {percentile(ms, .99):.1f} ms, mean {statistics.fmean(ms) if ms else 0:.1f} ms")
+
+
+async def add_rooms(port: int, count: int, stats: Stats, pace: bool, seed: int,
+                    stop: asyncio.Event, tasks: list[asyncio.Task[None]]) -> None:
+    sem = asyncio.Semaphore(32)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        pairs = await asyncio.gather(*(make_room(http, sem) for _ in range(count)))
+    url = f"ws://127.0.0.1:{port}/ws"
+    readies = []
+    for i, (ta, tb) in enumerate(pairs):
+        for j, token in enumerate((ta, tb)):
+            ready = asyncio.Event()
+            readies.append(ready)
+            rng = random.Random(f"{seed}:{len(tasks)}:{i}:{j}")
+            tasks.append(asyncio.create_task(bot(url, token, stats, pace, rng, stop, ready)))
+            if len(readies) % 64 == 0:
+                await asyncio.gather(*(r.wait() for r in readies[-64:]))
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+
+
+def flat_worker(job: tuple[int, int, int, float, float]) -> dict[str, Any]:
+    """One bot process of the flat-out run."""
+    return asyncio.run(_flat_worker(*job))
+
+
+async def _flat_worker(port: int, rooms: int, seed: int, window_start: float,
+                       window_end: float) -> dict[str, Any]:
+    stats, stop, tasks = Stats(), asyncio.Event(), []
+    await add_rooms(port, rooms, stats, False, seed, stop, tasks)
+    late = time.time() > window_start
+    await asyncio.sleep(max(0.0, window_end - time.time()))
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    rtts = [r for t, r in stats.rtts if window_start <= t <= window_end]
+    return {"rtts": rtts, "errors": stats.errors, "rematches": stats.rematches, "late": late}
+
+
+async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
+                   procs: int) -> dict[str, Any]:
+    window_start = time.time() + 4 + rooms / 50
+    window_end = window_start + seconds
+    shares = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
+    jobs = [(port, share, seed * 100 + i, window_start, window_end)
+            for i, share in enumerate(shares) if share]
+    loop = asyncio.get_running_loop()
+    with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [loop.run_in_executor(pool, flat_worker, job) for job in jobs]
+        await asyncio.sleep(max(0.0, window_start - time.time()))
+        cpu0 = cpu_seconds(pid)
+        await asyncio.sleep(max(0.0, window_end - time.time()))
+        cpu = cpu_seconds(pid) - cpu0
+        results = await asyncio.gather(*futures)
+    rtts = [r for res in results for r in res["rtts"]]
+    errors: dict[str, int] = {}
+    for res in results:
+        for code, n in res["errors"].items():
+            errors[code] = errors.get(code, 0) + n
+    return {"rooms": rooms, "bot_processes": len(jobs), "seconds": seconds,
+            "moves": len(rtts), "moves_per_s": round(len(rtts) / seconds, 1),
+            "rtt": summary(rtts), "server_cpu_share": round(cpu / seconds, 2),
+            "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(rtts)), 3),
+            "errors": errors, "rematches": sum(res["rematches"] for res in results),
+            "setup_ran_into_window": any(res["late"] for res in results)}
+
+
+async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
+                       seed: int) -> dict[str, Any]:
+    stats, stop, tasks = Stats(), asyncio.Event(), []
+    base_rss = rss_kib(pid)
+    rooms = 0
+    steps = []
+    held = 0
+    while rooms < cap:
+        add = min(step, cap - rooms)
+        await add_rooms(port, add, stats, True, seed, stop, tasks)
+        rooms += add
+        start = time.time() + hold / 3  # let the new bots settle into their pace
+        await asyncio.sleep(hold)
+        end = time.time()
+        window = [r for t, r in stats.rtts if start <= t <= end]
+        p99 = percentile([r * 1000 for r in window], .99)
+        rss = rss_kib(pid)
+        row = {"rooms": rooms, "sockets": 2 * rooms, "moves_per_s": round(len(window) /
+               (end - start), 1), "rtt": summary(window), "rss_mib": round(rss / 1024, 1),
+               "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
+               "errors": dict(stats.errors)}
+        steps.append(row)
+        print("  pace step:", json.dumps(row, ensure_ascii=False), flush=True)
+        if p99 > 100:
+            break
+        held = rooms
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"rooms_held_p99_under_100ms": held, "steps": steps}
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = start_server(Path(tmp), args.synchronous, args.profile)
+        try:
+            print(f"server pid {proc.pid} on port {port}, synchronous={args.synchronous}, "
+                  f"{os.cpu_count()} cpus", flush=True)
+            if args.mode in ("flat", "both"):
+                result = await flat_out(port, proc.pid, args.rooms, args.seconds, args.seed,
+                                        args.procs)
+                print("flat out:", json.dumps(result, ensure_ascii=False), flush=True)
+            if args.mode in ("pace", "both"):
+                result = await peoples_pace(port, proc.pid, args.step, args.cap, args.hold,
+                                            args.seed)
+                print("people's pace:", json.dumps(result, ensure_ascii=False), flush=True)
+        finally:
+            proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+            log = (Path(tmp) / "server.log").read_text(errors="replace")
+            if "Traceback" in log:
+                print("server log (errors):\n" + log[-4000:], flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", choices=["flat", "pace", "both"], default="both")
+    parser.add_argument("--rooms", type=int, default=200, help="flat out: rooms")
+    parser.add_argument("--seconds", type=float, default=20, help="flat out: seconds")
+    parser.add_argument("--procs", type=int, default=2, help="flat out: bot processes")
+    parser.add_argument("--step", type=int, default=250, help="pace: rooms added per step")
+    parser.add_argument("--cap", type=int, default=2000, help="pace: most rooms")
+    parser.add_argument("--hold", type=float, default=15, help="pace: seconds per step")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
+    parser.add_argument("--profile", default=None, help="write the server's cProfile here")
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
