@@ -64,13 +64,13 @@ def make_player(browser: object, web_server: ServerProc) -> Iterator[Callable[..
     contexts = []
 
     def make(viewport: dict[str, int] | None = None, anim_ms: int = 0,
-             reduced_motion: str = "no-preference") -> Player:
+             reduced_motion: str = "no-preference", base: str | None = None) -> Player:
         context = browser.new_context(  # type: ignore[attr-defined]
             viewport=viewport or PHONE, locale="es-DO", reduced_motion=reduced_motion,
         )
         context.add_init_script(f"localStorage.setItem('casino.animMs', '{anim_ms}')")
         contexts.append(context)
-        player = Player(context, context.new_page(), web_server.base)
+        player = Player(context, context.new_page(), base or web_server.base)
         player.attach()
         return player
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from browserkit import Player, sheet_numbers
 from conftest import LAPTOP, PHONE
+from srvkit import ServerProc
 
 pytestmark = pytest.mark.browser
 
@@ -324,3 +326,73 @@ def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlaye
     assert room_summary(me)["match"] == 2
     assert me.wait_turn_or_sheet() == "turn"
     assert len(me.hand()) == 4
+
+
+def test_lost_signal_reconnects_and_resumes(make_player: MakePlayer, tmp_path: Path) -> None:
+    """The server goes away mid-game (as when the phone loses signal): the page says
+    "Reconectando…", retries, and when the server is back the same game continues."""
+    server = ServerProc(tmp_path, {"WS_RATE": "1000", "WS_BURST": "1000"}).start()
+    try:
+        me = make_player(base=server.base)
+        start_computer_game(me)
+        for _ in range(2):
+            me.wait_my_turn()
+            me.play_turn()
+        me.wait_my_turn()
+        hand, seq = me.hand(), me.seq()
+        server.stop()
+        banner = me.page.locator("#banner")
+        banner.wait_for(state="visible")
+        assert "Reconectando" in banner.inner_text()
+        assert me.page.locator(".mesa").get_attribute("data-busy") == "true"
+        hellos_before = sum(1 for m in me.frames if m.get("type") == "welcome")
+        server.start()
+        banner.wait_for(state="hidden", timeout=30_000)
+        me.wait_my_turn()
+        assert me.hand() == hand and me.seq() == seq
+        assert sum(1 for m in me.frames if m.get("type") == "welcome") == hellos_before + 1
+        me.play_turn()
+        assert me.seq() > seq
+    finally:
+        server.stop()
+
+
+def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
+    """Hints off: the player taps the table cards and sets the value with − and +."""
+    me = make_player()
+    me.goto("/")
+    me.page.evaluate("() => localStorage.setItem('casino.ayudas', 'no')")
+    start_computer_game(me)
+    for _ in range(48):
+        if me.wait_turn_or_sheet() == "sheet":
+            me.page.click("dialog.sheet button.next-hand")
+            continue
+        view = me.view()
+        option = next((o for o in view["options"] if o["builds"]), None)
+        if option is None:
+            me.play_turn()
+            continue
+        idea = option["builds"][0]
+        me.page.click(f".hand .card[data-code='{option['card']}']")
+        me.page.click(".actions button.build")
+        assert me.page.locator(".build-panel .ideas").count() == 0  # hints are off
+        for item in idea["move"]["take"]:
+            me.page.click(f".table-area [data-id='{item}']")
+        shown = int(me.page.locator(".build-value").inner_text())
+        step = "Subir el valor" if idea["value"] > shown else "Bajar el valor"
+        for _ in range(abs(idea["value"] - shown)):
+            me.page.get_by_role("button", name=step).click()
+        assert int(me.page.locator(".build-value").inner_text()) == idea["value"]
+        before = me.seq()
+        me.page.click(".build-panel .build-confirm")
+        me.page.wait_for_function(
+            "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
+        mine = [e for e in me.events("move") if e["seat"] == 0]
+        assert mine[-1]["move"]["kind"] == "build"
+        assert mine[-1]["move"]["value"] == idea["value"]
+        assert sorted(mine[-1]["move"]["take"]) == sorted(idea["move"]["take"])
+        pile = me.page.locator(".table-area .pile.mine")
+        assert pile.count() >= 1
+        assert "tuyo" in (pile.first.get_attribute("aria-label") or "")
+        return
+    pytest.fail("no build was possible in two hands")
