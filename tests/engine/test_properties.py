@@ -32,6 +32,7 @@ FAST = settings(
     max_examples=150,
     deadline=None,
     derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
