@@ -23,6 +23,7 @@ from server.engine import (
     play,
     play_step,
     shuffled_deck,
+    view_for,
 )
 
 from .reference import build_kind, reference_moves, rescore
@@ -337,3 +338,27 @@ def test_positions_are_the_same_whatever_their_pile_ids() -> None:
     three = Position.from_json({"hands": [["8s"], []], "table": {"piles": [dict(pile, id="p1",
                                 owner=1)]}, "turn": 0})
     assert one != three
+
+
+def _codes_in(data: object) -> set[str]:
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set().union(*(_codes_in(v) for v in data.values())) if data else set()
+    if isinstance(data, list):
+        return set().union(*(_codes_in(v) for v in data)) if data else set()
+    return set()
+
+
+def test_a_seat_sees_neither_the_opponent_hand_nor_the_deck() -> None:
+    for position in game_positions()[::11]:
+        for seat in (0, 1):
+            view = view_for(position, seat)
+            visible = {c.code for c in position.hands[seat]} | {c.code for c in on_table(position)}
+            hidden = {c.code for c in position.hands[1 - seat]} | {c.code for c in position.deck}
+            assert not _codes_in(view.to_json()) & hidden
+            assert {c.code for c in view.hand} | {c.code for c in view.cards} <= visible
+            assert view.opponent_hand_size == len(position.hands[1 - seat])
+            assert view.deck_size == len(position.deck)
+            if seat == position.turn:
+                assert legal_moves(view.as_position()) == legal_moves(position)
