@@ -258,6 +258,7 @@ async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
             "moves": len(rtts), "moves_per_s": round(len(rtts) / seconds, 1),
             "rtt": summary(rtts), "server_cpu_share": round(cpu / seconds, 2),
             "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(rtts)), 3),
+            "machine_load_1min": os.getloadavg()[0],
             "errors": errors, "rematches": sum(res["rematches"] for res in results),
             "setup_ran_into_window": any(res["late"] for res in results)}
 
@@ -273,15 +274,21 @@ async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
         add = min(step, cap - rooms)
         await add_rooms(port, add, stats, True, seed, stop, tasks)
         rooms += add
-        start = time.time() + hold / 3  # let the new bots settle into their pace
-        await asyncio.sleep(hold)
+        await asyncio.sleep(hold / 3)  # let the new bots settle into their pace
+        start = time.time()
+        cpu0, bots0 = cpu_seconds(pid), time.process_time()
+        await asyncio.sleep(hold * 2 / 3)
         end = time.time()
+        server_cpu = (cpu_seconds(pid) - cpu0) / (end - start)
+        bots_cpu = (time.process_time() - bots0) / (end - start)
         window = [r for t, r in stats.rtts if start <= t <= end]
         p99 = percentile([r * 1000 for r in window], .99)
         rss = rss_kib(pid)
         row = {"rooms": rooms, "sockets": 2 * rooms, "moves_per_s": round(len(window) /
                (end - start), 1), "rtt": summary(window), "rss_mib": round(rss / 1024, 1),
                "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
+               "server_cpu_share": round(server_cpu, 2), "bots_cpu_share": round(bots_cpu, 2),
+               "machine_load_1min": os.getloadavg()[0],
                "errors": dict(stats.errors)}
         steps.append(row)
         print("  pace step:", json.dumps(row, ensure_ascii=False), flush=True)
