@@ -36,6 +36,7 @@ FAST = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
+FEWER = settings(FAST, max_examples=60)
 
 def table_items(position: Position) -> list[str]:
     return [c.code for c in position.cards] + [p.id for p in position.piles]
@@ -117,7 +118,7 @@ def _move_anything(position: Position, data: st.DataObject) -> Move:
     return Move(kind, card, frozenset(take), value)
 
 
-@FAST
+@FEWER
 @given(small_positions(), st.data())
 def test_play_accepts_exactly_the_listed_moves(position: Position, data: st.DataObject) -> None:
     listed = set(legal_moves(position))
@@ -134,7 +135,7 @@ def test_play_accepts_exactly_the_listed_moves(position: Position, data: st.Data
                 raise AssertionError(f"{move} is not listed but play accepted it")
 
 
-@FAST
+@FEWER
 @given(st.sampled_from(range(10_000)), st.data())
 def test_play_accepts_exactly_the_listed_moves_in_games(index: int, data: st.DataObject) -> None:
     positions = game_positions()
