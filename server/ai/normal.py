@@ -22,6 +22,7 @@ from ..engine.scoring import HALF_DECK, LATE_SCORE
 
 MAX_VALUE = 14
 SPADES_NEEDED = 7
+PACKING_BUDGET = 60  # search steps per capture on a crowded table (see _best_packing)
 
 # A table for the simulation: loose cards, and piles as (value, owner, cards).
 SimPile = tuple[int, int, tuple[Card, ...]]
@@ -47,6 +48,7 @@ class Tuning:
     end_weight: float = 1.0  # the end-of-hand sweep, when it is within sight
     max_captures_per_card: int = 2
     max_candidates: int = 24
+    min_builds: int = 6  # builds looked at even when captures and trails fill the list
 
 
 class Normal:
@@ -172,30 +174,42 @@ class _TableInfo:
 
 
 def _best_packing(groups: list[int], weights: list[float]) -> tuple[int, float]:
-    """The most valuable union of disjoint groups (masks), with its weight."""
+    """The most valuable union of disjoint groups (masks of loose cards), with its weight.
+
+    Branch and bound on the lowest card still coverable: take it in one of its groups
+    (heaviest first) or leave it. Exact on real tables; on a table far more crowded than
+    games make, it stops after ``PACKING_BUDGET`` steps with the best union found so far
+    (the first one tried is the greedy one), so a decision never stalls. Deterministic."""
+
+    def weight_of(mask: int) -> float:
+        return sum(w for i, w in enumerate(weights) if mask >> i & 1)
+
     if len(groups) == 1:
-        g = groups[0]
-        return g, sum(w for i, w in enumerate(weights) if g >> i & 1)
-    group_w = [(g, sum(w for i, w in enumerate(weights) if g >> i & 1)) for g in groups]
-    memo: dict[int, tuple[int, float]] = {}
+        return groups[0], weight_of(groups[0])
+    weighted = sorted(((weight_of(g), g) for g in groups), key=lambda e: (-e[0], e[1]))
+    best: list[float] = [0.0]
+    best_mask = [0]
+    steps = [0]
 
-    def best(used: int, start: int) -> tuple[int, float]:
-        key = used << 8 | start
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        result = (0, 0.0)
-        for k in range(start, len(group_w)):
-            g, w = group_w[k]
-            if g & used:
-                continue
-            sub_mask, sub_w = best(used | g, k + 1)
-            if w + sub_w > result[1]:
-                result = (g | sub_mask, w + sub_w)
-        memo[key] = result
-        return result
+    def search(weight: float, mask: int, fitting: list[tuple[float, int]]) -> None:
+        if weight > best[0] + 1e-12:
+            best[0], best_mask[0] = weight, mask
+        steps[0] += 1
+        if not fitting or steps[0] > PACKING_BUDGET:
+            return
+        covered = 0
+        for _, g in fitting:
+            covered |= g
+        if weight + weight_of(covered) <= best[0] + 1e-12:
+            return
+        low = covered & -covered
+        for w, g in fitting:
+            if g & low:
+                search(w + weight, mask | g, [e for e in fitting if not e[1] & g])
+        search(weight, mask, [e for e in fitting if not e[1] & low])
 
-    return best(0, 0)
+    search(0.0, 0, weighted)
+    return best_mask[0], best[0]
 
 
 class _Decision:
@@ -281,28 +295,36 @@ class _Decision:
         return 0.0, (rest, (*kept, new_pile)), False
 
     def candidates(self, moves: list[Move]) -> list[tuple[Move, float, SimTable, bool]]:
-        applied = [(m, *self.apply(m)) for m in moves]
-        captures: dict[Card, list[tuple[Move, float, SimTable, bool]]] = {}
-        others: list[tuple[Move, float, SimTable, bool]] = []
-        for entry in applied:
-            if entry[0].kind == "capture":
-                captures.setdefault(entry[0].card, []).append(entry)
+        """The moves worth a closer look: for each card its most valuable captures, the
+        builds that gather the most, and every trail. A quick pass over the take-sets only:
+        a crowded table can have thousands of legal moves."""
+        loose, piles = self.table
+        w_me = self.w_me
+        item_weight = {c.code: w_me[c.code] for c in loose}
+        for pile in self.view.piles:
+            item_weight[pile.id] = sum(w_me[c.code] for c in pile.cards)
+        all_items = len(item_weight)
+        captures: dict[str, list[tuple[float, int]]] = {}
+        builds: list[tuple[float, int]] = []
+        chosen: set[int] = set()
+        for index, move in enumerate(moves):
+            if move.kind == "trail":
+                chosen.add(index)
+                continue
+            weight = sum(item_weight[item] for item in move.take)
+            if move.kind == "capture":
+                if len(move.take) == all_items:
+                    weight += self.l_me
+                captures.setdefault(move.card.code, []).append((-weight, index))
             else:
-                others.append(entry)
-        chosen: list[tuple[Move, float, SimTable, bool]] = []
+                builds.append((-weight, index))
         for entries in captures.values():
-            entries.sort(key=lambda e: -e[1])  # stable: ties keep the legal order
-            chosen.extend(entries[: self.tuning.max_captures_per_card])
-        room = max(self.tuning.max_candidates - len(chosen), 0)
-        if len(others) > room:
-            builds = [e for e in others if e[0].kind == "build"]
-            trails = [e for e in others if e[0].kind == "trail"]
-            builds.sort(key=lambda e: -_pile_weight(e[2], self.w_me))
-            others = trails + builds[: max(room - len(trails), 1)]
-        chosen.extend(others)
-        order = {id(m): i for i, m in enumerate(moves)}
-        chosen.sort(key=lambda e: order[id(e[0])])
-        return chosen
+            entries.sort()  # ties keep the legal order
+            chosen.update(index for _, index in entries[: self.tuning.max_captures_per_card])
+        room = max(self.tuning.max_candidates - len(chosen), self.tuning.min_builds)
+        builds.sort()
+        chosen.update(index for _, index in builds[:room])
+        return [(moves[i], *self.apply(moves[i])) for i in sorted(chosen)]
 
     # -- evaluation ---------------------------------------------------------------------
 
@@ -405,10 +427,3 @@ class _Decision:
         if last_me:
             return self.tuning.end_weight * sum(self.w_me[c.code] for c in cards)
         return -self.tuning.end_weight * sum(self.w_opp[c.code] for c in cards)
-
-
-def _pile_weight(table: SimTable, weights: dict[str, float]) -> float:
-    piles = table[1]
-    if not piles:
-        return 0.0
-    return sum(weights[c.code] for c in piles[-1][2])
