@@ -249,7 +249,7 @@ class _Decision:
             size, fresh = 4, True
         count = len(self.unseen)
         size = min(size, count)
-        if not fresh and view.deck_size == 0:
+        if not fresh and view.deck_size == 0 and count == size:
             # the unseen cards are exactly the opponent's hand
             return [tuple(range(count))], False
         needed = sorted({v for v, owner, _ in self.table[1] if owner == self.opp})

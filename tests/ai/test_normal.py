@@ -110,6 +110,27 @@ def test_always_plays_a_listed_legal_move(seed: int, normal_first: bool) -> None
         assert move in moves
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 150), st.booleans())
+def test_any_position_gets_a_legal_move(seed: int, plies: int, drop_deck: bool) -> None:
+    """Positions from random play (piles of both owners, doubles, raises, any deal), and
+    the same with the deck and captured cards left out, as an oracle request may do."""
+    rng = random.Random(seed)
+    match = Match.new(f"any-{seed}")
+    for _ in range(plies):
+        if match.finished:
+            break
+        match, _ = match.play(rng.choice(legal_moves(match.position)))
+    pos = match.position
+    if not pos.hands[pos.turn]:
+        return
+    if drop_deck:
+        pos = pos.replace(deck=(), captured=((), ()))
+    moves = legal_moves(pos)
+    for s in range(3):
+        assert choose_for_position("normal", pos, s) in moves
+
+
 def test_plays_itself_to_the_end() -> None:
     for _pos, moves, move in game_positions(3, (NORMAL, NORMAL), limit=100):
         assert move in moves
