@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..engine import Card, Move, View
+from ..engine import DECK, Card, Move, View
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
 from ..engine.scoring import HALF_DECK, LATE_SCORE
 
@@ -64,7 +64,9 @@ class Normal:
 
 
 def _weights(view: View, tuning: Tuning) -> Weights:
-    me = view.seat
+    """Per seat: a card's weight is its share of the categories still open (más cartas and
+    más picas until someone has clinched them), plus the points it carries (10♦ 2, 2♠ 1,
+    each ace 1; the last two not for a seat that started the hand with 18 or more)."""
     counts = (len(view.captured[0]), len(view.captured[1]))
     spades = (
         sum(1 for c in view.captured[0] if c.suit == "s"),
@@ -73,8 +75,6 @@ def _weights(view: View, tuning: Tuning) -> Weights:
     card_w = 0.0 if max(counts) > HALF_DECK else tuning.card_weight
     spade_w = 0.0 if max(spades) >= SPADES_NEEDED else tuning.spade_weight
     late = (view.scores[0] >= LATE_SCORE, view.scores[1] >= LATE_SCORE)
-    from ..engine import DECK
-
     tables: list[dict[str, float]] = []
     limpias: list[float] = []
     for p in (0, 1):
@@ -94,7 +94,6 @@ def _weights(view: View, tuning: Tuning) -> Weights:
         tables.append(table)
         # a late player's limpias only cancel the opponent's
         limpias.append(1.0 if not late[p] else (0.5 if not late[1 - p] else 0.0))
-    del me
     return Weights((tables[0], tables[1]), (limpias[0], limpias[1]))
 
 
