@@ -47,8 +47,10 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]
     proc.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Module scope, not session: Playwright's sync API keeps an event loop running while
+    it is open, which would stop the asyncio tests collected after this directory."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
