@@ -201,7 +201,7 @@ async def index_page(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    return JSONResponse({"ok": True})
+    return JSONResponse({"ok": True, "rooms_in_memory": len(manager_of(request).rooms)})
 
 
 # -- the websocket -------------------------------------------------------------------------

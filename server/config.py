@@ -28,6 +28,7 @@ class Settings:
     grace_seconds: float = 60.0  # a friend who left may come back this long before takeover
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     rejoin_ttl: int = 600  # seconds a rejoin code stays valid
+    room_idle: float = 900.0  # a room nobody listens to leaves memory after this long
     ws_rate: float = 10.0  # messages per second per connection
     ws_burst: int = 20
     ws_flood_close: int = 20  # rate-limited messages before the socket is closed
@@ -56,6 +57,7 @@ class Settings:
             grace_seconds=_float(e, "GRACE_SECONDS", cls.grace_seconds),
             allowed_origins=origins,
             rejoin_ttl=_int(e, "REJOIN_TTL", cls.rejoin_ttl),
+            room_idle=_float(e, "ROOM_IDLE", cls.room_idle),
             ws_rate=_float(e, "WS_RATE", cls.ws_rate),
             ws_burst=_int(e, "WS_BURST", cls.ws_burst),
             ws_flood_close=_int(e, "WS_FLOOD_CLOSE", cls.ws_flood_close),

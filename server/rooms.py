@@ -219,12 +219,14 @@ class Room:
 
     async def detach(self, seat: int, sub: Subscriber) -> None:
         async with self.lock:
-            if not self.manager.hub.unsubscribe(self.id, seat, sub):
-                return  # replaced by a newer connection: nothing changes
-            state = self.seats[seat]
-            state.connected = False
-            state.left_at = time.time()
-            self._send(1 - seat, self.presence(seat))
+            if self.manager.hub.unsubscribe(self.id, seat, sub):
+                state = self.seats[seat]
+                state.connected = False
+                state.left_at = time.time()
+                self._send(1 - seat, self.presence(seat))
+            # else: replaced by a newer connection or moved away: nothing changes
+            if not any(self.manager.hub.listening(self.id, s) for s in (0, 1)):
+                self.manager.evict_later(self)
 
     async def move_seat(self, seat: int) -> None:
         """The seat moved to another device (rejoin code): close the old connection."""
@@ -411,6 +413,25 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
+    def evict_later(self, room: Room) -> None:
+        """Forgets a room nobody has listened to for ``room_idle`` seconds (it is all in
+        the database; the next visitor loads it again)."""
+        delay = self.settings.room_idle
+        loop = asyncio.get_running_loop()
+
+        def evict() -> None:
+            if self.rooms.get(room.id) is not room:
+                return
+            if any(self.hub.listening(room.id, s) for s in (0, 1)):
+                return
+            busy = room.computer_task is not None and not room.computer_task.done()
+            if busy or room.lock.locked():
+                self.evict_later(room)
+                return
+            del self.rooms[room.id]
+
+        loop.call_later(delay, evict)
+
     async def get(self, room_id: str) -> Room | None:
         room = self.rooms.get(room_id)
         if room is not None:
@@ -422,6 +443,7 @@ class RoomManager:
                 room = await self._load(room_id)
                 if room is not None:
                     self.rooms[room_id] = room
+                    self.evict_later(room)  # unless somebody connects meanwhile
         self._loading.pop(room_id, None)
         if room is not None:
             room._kick_computer()

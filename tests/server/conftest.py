@@ -21,10 +21,11 @@ def _client_dir(tmp: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    """A permissive server: generous rate limits, a 0.2 s grace time."""
+    """A permissive server: generous rate limits, a 0.2 s grace time, rooms that leave
+    memory 0.2 s after the last socket closed (so many tests also reload rooms)."""
     tmp = tmp_path_factory.mktemp("srv")
     proc = ServerProc(tmp, {
-        "GRACE_SECONDS": "0.2", "WS_RATE": "5000", "WS_BURST": "5000",
+        "GRACE_SECONDS": "0.2", "ROOM_IDLE": "0.2", "WS_RATE": "5000", "WS_BURST": "5000",
         "RATE_ROOMS_PER_MIN": "10000", "RATE_JOIN_PER_MIN": "10000",
         "CLIENT_DIR": str(_client_dir(tmp)), "ALLOWED_ORIGINS": "https://casino.example",
     }).start()

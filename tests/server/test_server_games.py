@@ -229,4 +229,21 @@ def test_friend_room_summary_and_waiting(server: ServerProc) -> None:
     assert summary["status"] == "playing"
     assert [s["name"] for s in summary["seats"]] == ["Ana", "Primo Juan"]
     assert all(s["kind"] == "person" for s in summary["seats"])
-    assert httpx.get(f"{server.base}/healthz").json() == {"ok": True}
+    assert httpx.get(f"{server.base}/healthz").json()["ok"] is True
+
+
+async def test_idle_rooms_leave_memory_and_come_back(server: ServerProc) -> None:
+    room = server.computer_room()
+    client, _ = await Client.hello(server, room["token"])
+    await play_until(client, lambda m: m["type"] == "event" and m["seq"] >= 4)
+    seq = client.seq
+    assert server.get("/healthz").json()["rooms_in_memory"] >= 1
+    await client.close()
+    deadline = time.monotonic() + 10
+    while server.get("/healthz").json()["rooms_in_memory"] > 0:  # ROOM_IDLE is 0.2 s
+        assert time.monotonic() < deadline, "the idle room stayed in memory"
+        await asyncio.sleep(0.05)
+    again, welcome = await Client.hello(server, room["token"], since=seq)
+    assert welcome["seq"] == seq and welcome["events"] == []
+    assert server.get("/healthz").json()["rooms_in_memory"] >= 1
+    await again.close()
