@@ -24,8 +24,8 @@ MAX_VALUE = 14
 SPADES_NEEDED = 7
 PACKING_BUDGET = 60  # search steps per capture on a crowded table (see _best_packing)
 
-# A table for the simulation: loose cards, and piles as (value, owner, cards).
-SimPile = tuple[int, int, tuple[Card, ...]]
+# A table for the simulation: loose cards, and piles as (value, owner, cards, double).
+SimPile = tuple[int, int, tuple[Card, ...], bool]
 SimTable = tuple[tuple[Card, ...], tuple[SimPile, ...]]
 # A capture found by the simulation: (weight of the items taken, table after, limpia).
 Capture = tuple[float, SimTable, bool]
@@ -46,6 +46,7 @@ class Tuning:
     spade_weight: float = 0.1  # one spade toward "más picas"
     follow: float = 0.8  # how much this seat's next capture counts
     end_weight: float = 1.0  # the end-of-hand sweep, when it is within sight
+    steal_weight: float = 0.8  # a pile the opponent raises, to take it a turn later
     max_captures_per_card: int = 2
     max_candidates: int = 24
     min_builds: int = 6  # builds looked at even when captures and trails fill the list
@@ -230,7 +231,7 @@ class _Decision:
         self.pile_index = {pile.id: j for j, pile in enumerate(view.piles)}
         self.table: SimTable = (
             view.cards,
-            tuple((p.value, p.owner, p.cards) for p in view.piles),
+            tuple((p.value, p.owner, p.cards, p.double) for p in view.piles),
         )
 
     # -- the opponent's possible hands ------------------------------------------------
@@ -251,7 +252,7 @@ class _Decision:
         if not fresh and view.deck_size == 0 and count == size:
             # the unseen cards are exactly the opponent's hand
             return [tuple(range(count))], False
-        needed = sorted({v for v, owner, _ in self.table[1] if owner == self.opp})
+        needed = sorted({pile[0] for pile in self.table[1] if pile[1] == self.opp})
         takers_of = {
             v: [i for i, c in enumerate(self.unseen) if c.capture_value == v] for v in needed
         }
@@ -290,7 +291,14 @@ class _Decision:
             if not rest and not kept:
                 gain += self.l_me
             return gain, (rest, kept), True
-        new_pile: SimPile = (move.value or 0, self.me, (*used, move.card))
+        value = move.value or 0
+        simple = (
+            not taken_piles and sum(c.value for c in taken_loose) + move.card.value == value
+        ) or (
+            not taken_loose and len(taken_piles) == 1 and taken_piles[0][1] != self.me
+            and not taken_piles[0][3] and taken_piles[0][0] + move.card.value == value
+        )
+        new_pile: SimPile = (value, self.me, (*used, move.card), not simple)
         return 0.0, (rest, (*kept, new_pile)), False
 
     def candidates(self, moves: list[Move]) -> list[tuple[Move, float, SimTable, bool]]:
@@ -369,11 +377,33 @@ class _Decision:
                 found = by_rank[rank] = info.best_capture(rank, w_opp, l_opp, opp)
             replies.append(found)
             values.append(-1.0 if found is None else found[0] + w_opp[card.code])
+        # this seat's simple piles, which the opponent may raise and make its own
+        raisable = [
+            (j, pile[0], sum(w_opp[c.code] for c in pile[2]))
+            for j, pile in enumerate(table[1])
+            if pile[1] == self.me and not pile[3] and pile[0] < MAX_VALUE
+        ]
         follow: dict[int, float] = {}
         total = 0.0
         for hand in hands:
             best = max(hand, key=values.__getitem__)  # ties: the first, least valuable
             reply = replies[best]
+            if raisable:
+                steal = self._steal(hand, raisable, values[best])
+                if steal is not None:
+                    j, stolen = steal
+                    total -= stolen
+                    if fresh:
+                        continue
+                    key = -1000 - j
+                    cached = follow.get(key)
+                    if cached is None:
+                        rest_piles = table[1][:j] + table[1][j + 1:]
+                        cached = follow[key] = self._follow_up(
+                            (table[0], rest_piles), rest, last_me, end_in_sight
+                        )
+                    total += cached
+                    continue
             if reply is not None:
                 total -= values[best]
                 if fresh:
@@ -395,6 +425,28 @@ class _Decision:
                     )
             total += cached
         return total / len(hands)
+
+    def _steal(self, hand: tuple[int, ...], raisable: list[tuple[int, int, float]],
+               best_capture: float) -> tuple[int, float] | None:
+        """The opponent's best raise of one of this seat's simple piles (RULES.md 4.2), if it
+        beats its best capture: (pile index, value for the opponent). A raise needs a card
+        to add and another that takes the new value; the pile is taken a turn later, so it
+        counts at ``steal_weight``."""
+        unseen, w_opp = self.unseen, self.w_opp
+        found: tuple[int, float] | None = None
+        best_value = best_capture
+        for j, value, weight in raisable:
+            for i in hand:
+                card = unseen[i]
+                raised = value + card.value
+                if raised > MAX_VALUE:
+                    continue
+                if not any(k != i and unseen[k].capture_value == raised for k in hand):
+                    continue
+                gain = self.tuning.steal_weight * (weight + w_opp[card.code])
+                if gain > best_value:
+                    found, best_value = (j, gain), gain
+        return found
 
     def _follow_up(self, table: SimTable, rest: tuple[Card, ...], last_me: bool,
                    end_in_sight: bool) -> float:

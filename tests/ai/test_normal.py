@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.ai import LEVELS, choose_for_position
+from server.ai.normal import Normal, Tuning
 from server.engine import Match, Move, Pile, Position, legal_moves, view_for
 
 from .helpers import choose, game_positions, position
@@ -193,3 +194,23 @@ def test_in_the_last_plays_keeps_the_last_capture() -> None:
     pos = position("5h Qc", "5s 10d 9c", "9h", deck_size=0, dealer=0)
     assert len(legal_moves(pos)) > 1
     assert choose("normal", pos) == Move.trail("Qc")
+
+
+def test_does_not_build_a_pile_the_opponent_can_raise_and_take() -> None:
+    # deck empty: the opponent holds exactly K♣ 3♥ K♥. Building 7♦+3♣ = 10 lets it raise the
+    # pile with the 3♥ to 13 and take it with a king; Normal takes the queen pair instead.
+    pos = Position.parse(
+        '{"hands":[["10h","7d","Qd"],["Kc","3h","Kh"]],'
+        '"table":{"cards":["8c","Qc","3c"],"piles":[]},"turn":0,"dealer":1,"deck":[],'
+        '"captured":[["Qs","4h","8d","9d","2d","7c","8s","8h","9c","9s","Ac","As","Js","9h",'
+        '"2h","Jc","6h","4d","5d","7s"],["Jd","Jh","10c","5h","4s","Ah","Ks","Qh","Ad","10d",'
+        '"10s","7h","3d","4c","6s","6c","Kd","2s","6d","5s","5c","3s","2c"]],'
+        '"limpias":[4,1],"last_capturer":0,"scores":[20,3]}'
+    )
+    build = Move.build("7d", "3c", value=10)
+    assert build in legal_moves(pos)
+    assert choose("normal", pos) != build
+    # the raise is what tips it: without it, the build looks safe (no 10 is unseen)
+    blind = Normal(Tuning(steal_weight=0.0))
+    view = view_for(pos, 0)
+    assert blind.choose(view, legal_moves(pos), random.Random(0)) == build
