@@ -136,5 +136,5 @@ export class Connection {
 }
 
 function isFatal(code) {
-  return code === "bad_token" || code === "seat_moved" || code === "room_gone";
+  return code === "bad_token" || code === "bad_origin" || code === "seat_moved" || code === "room_gone";
 }

@@ -9,7 +9,7 @@ import {
 } from "./cards.js";
 import { Connection } from "./connection.js";
 import { alertNow, announce, capitalize, h, openDialog, wait } from "./dom.js";
-import { loadAnimMs, loadHints, saveHints, saveSession } from "./store.js";
+import { SPEEDS, loadAnimMs, loadHints, saveAnimMs, saveHints, saveSession } from "./store.js";
 import { COMO_SE_JUEGA } from "./texts.js";
 
 const CATEGORY_LABELS = [
@@ -946,12 +946,26 @@ export class Game {
         hintsButton.querySelector(".state").textContent = this.hints ? "Sí" : "No";
       },
     }, "Ayudas: ", h("span", { class: "state" }, this.hints ? "Sí" : "No"));
+    const current = loadAnimMs(reducedMotion());
+    const speedNames = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
+    const speedRow = h("div", { class: "button-row speed", role: "group", "aria-labelledby": "speed-label" });
+    for (const [key, ms] of Object.entries(SPEEDS)) {
+      const button = h("button", { type: "button", class: "btn", "aria-pressed": String(current === ms),
+        onclick: () => {
+          saveAnimMs(ms);
+          speedRow.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
+          announce(`Velocidad: ${speedNames[key]}.`);
+        } }, speedNames[key]);
+      speedRow.append(button);
+    }
     const dialog = openDialog({
       title: "Menú",
       className: "menu",
       body: h("div", { class: "menu-list" },
         hintsButton,
         h("p", { class: "small" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
+        h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de las jugadas de tu contrario:"),
+        speedRow,
         h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openMoveDevice(); } },
           "Seguir en otro dispositivo"),
         h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openHelp(); } },

@@ -61,9 +61,15 @@ export function saveHints(on) {
   write(KEY_HINTS, on ? "si" : "no");
 }
 
-/** How long the opponent's move stays on screen, in ms (a setting, tests set it to 0). */
+export const SPEEDS = { despacio: 2600, normal: 1500, rapido: 700 };
+
+/** How long the opponent's move stays on screen, in ms (the Menú's speed; tests use 0). */
 export function loadAnimMs(reducedMotion) {
   const text = read(KEY_ANIM);
   if (text !== null && /^\d+$/.test(text)) return Number(text);
-  return reducedMotion ? 1100 : 1500;
+  return reducedMotion ? 1100 : SPEEDS.normal;
+}
+
+export function saveAnimMs(ms) {
+  write(KEY_ANIM, String(ms));
 }

@@ -30,9 +30,11 @@ class Player:
     page: Page
     base: str
     frames: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
     def attach(self) -> None:
         self.page.on("websocket", self._on_ws)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.set_default_timeout(TIMEOUT_MS)
 
     def _on_ws(self, ws: WebSocket) -> None:

@@ -64,6 +64,7 @@ def make_player(browser: object, web_server: ServerProc) -> Iterator[Callable[..
     """``make_player(viewport=PHONE, anim_ms=0)``: a fresh device (browser context) on the
     server's front page. ``anim_ms`` is how long the opponent's move stays on screen."""
     contexts = []
+    players: list[Player] = []
 
     def make(viewport: dict[str, int] | None = None, anim_ms: int = 0,
              reduced_motion: str = "no-preference", base: str | None = None) -> Player:
@@ -74,8 +75,11 @@ def make_player(browser: object, web_server: ServerProc) -> Iterator[Callable[..
         contexts.append(context)
         player = Player(context, context.new_page(), base or web_server.base)
         player.attach()
+        players.append(player)
         return player
 
     yield make
     for context in contexts:
         context.close()
+    errors = [e for p in players for e in p.errors]
+    assert not errors, f"JavaScript errors in the page: {errors}"

@@ -396,3 +396,39 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
         assert "tuyo" in (pile.first.get_attribute("aria-label") or "")
         return
     pytest.fail("no build was possible in two hands")
+
+
+CARD_NAME = re.compile(
+    r"^(as|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|jota|reina|rey) de "
+    r"(picas|corazones|diamantes|tréboles)(, .+)?$")
+
+
+def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
+    me = make_player()
+    me.goto("/")
+    assert me.page.locator("html").get_attribute("lang") == "es-DO"
+    me.page.get_by_role("button", name="Cómo se juega").click()
+    assert me.page.locator("main[data-screen='ayuda'] h2").first.inner_text() == "Cómo se juega"
+    assert "21" in me.page.locator("main").inner_text()
+    me.page.get_by_role("button", name="Volver al inicio").first.click()
+    me.page.get_by_role("button", name="Sobre el casino").click()
+    assert "no se apuesta" in me.page.locator("main").inner_text()
+    me.page.get_by_role("button", name="Volver al inicio").first.click()
+
+    me.page.click("button[data-level='facil']")
+    me.wait_my_turn()
+    labels = me.page.locator(".hand .card, .table-area .card").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))")
+    assert len(labels) == 8 and all(CARD_NAME.match(label) for label in labels), labels
+    assert me.page.locator(".hand .card").evaluate_all(
+        "els => els.every(e => e.tagName === 'BUTTON')")
+    me.play_turn()
+    me.wait_my_turn()
+    said = me.page.locator("#announcer")
+    assert said.get_attribute("aria-live") == "polite"
+    assert re.search(r"(jugó|echó|puso|Te toca)", said.inner_text())
+    # the speed of the opponent's moves is a setting of the Menú, remembered on the device
+    me.page.click(".menu-button")
+    me.page.get_by_role("button", name="Despacio").click()
+    assert me.page.evaluate("() => localStorage.getItem('casino.animMs')") == "2600"
+    assert me.page.get_by_role("button", name="Despacio").get_attribute("aria-pressed") == "true"
