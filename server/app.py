@@ -249,6 +249,7 @@ class TokenBucket:
         self.tokens = float(burst)
         self.stamp = time.monotonic()
         self.refused = 0
+        self.first_refusal = 0.0
 
     def allow(self) -> bool:
         now = time.monotonic()
@@ -257,6 +258,9 @@ class TokenBucket:
         if self.tokens >= 1:
             self.tokens -= 1
             return True
+        if now - self.first_refusal > 60:  # a new flood: count afresh
+            self.refused = 0
+            self.first_refusal = now
         self.refused += 1
         return False
 

@@ -185,9 +185,12 @@ class Room:
         for seat in (0, 1):
             if self.seats[seat].kind != "person" or not self.manager.hub.listening(self.id, seat):
                 continue
-            view = self.view_for(seat)
+            view = dumps(self.view_for(seat))  # once, even when a move has several events
             for event in events:
-                self._send(seat, {"type": "event", "seq": seq, "event": event, "view": view})
+                self.manager.hub.publish(
+                    self.id, seat,
+                    f'{{"type":"event","seq":{seq},"event":{dumps(event)},"view":{view}}}',
+                )
 
     def events_since(self, since: int | None) -> list[dict[str, Any]]:
         if since is None or since > self.seq:
