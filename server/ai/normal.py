@@ -3,8 +3,11 @@
 For every candidate move it looks at the table the move leaves and asks, over a few
 opponent hands drawn from the cards it has not seen (seeded by ``rng``): what is the best
 capture the opponent can make there (cards, spades, the 10♦, the 2♠, aces, a limpia), and
-what can this seat capture afterwards with the cards it keeps (its piles, its pairs). Near
-the end of a hand it also counts who will be the last to capture and get the table.
+what can this seat capture afterwards with the cards it keeps (its piles, its pairs); and
+whether the opponent could rather raise one of this seat's simple piles to take it later.
+Near the end of a hand it also counts who will be the last to capture and get the table.
+Cards are weighed by what they are worth in the hand's scoring (RULES.md 6): the 10♦,
+the 2♠, aces, spades and cards while "más picas" and "más cartas" are still open, limpias.
 
 It only ever sees the seat's ``View``: its own hand, the table, the captured cards, the
 number of cards in the opponent's hand and in the deck. When the deck is empty the unseen
