@@ -247,3 +247,44 @@ async def test_idle_rooms_leave_memory_and_come_back(server: ServerProc) -> None
     assert welcome["seq"] == seq and welcome["events"] == []
     assert server.get("/healthz").json()["rooms_in_memory"] >= 1
     await again.close()
+
+
+async def test_friends_rematch_and_reload_in_the_second_match(server: ServerProc) -> None:
+    a_room, b_room = server.friend_room()
+    a, _ = await Client.hello(server, a_room["token"])
+    b, _ = await Client.hello(server, b_room["token"])
+    end = await play_two(a, b, is_event("match_end"))
+    last_seq = end["seq"]
+    await saw(b, is_event("match_end"))
+    await a.send({"type": "rematch"})
+    asked = await a.recv_until(lambda m: m["type"] == "state")
+    assert asked["view"]["rematch"] == [True, False] and asked["view"]["status"] == "finished"
+    seen = await b.recv_until(lambda m: m["type"] == "state")
+    assert seen["view"]["rematch"] == [True, False]
+    await b.send({"type": "rematch"})
+    event = await a.recv_until(is_event("rematch"))
+    assert event["seq"] == last_seq + 1 and event["event"] == {"kind": "rematch", "match": 2}
+    view = event["view"]
+    assert view["match"] == 2 and view["status"] == "playing" and view["scores"] == [0, 0]
+    assert view["rematch"] == [False, False] and view["last_move"] is None
+    await b.recv_until(is_event("rematch"))
+    await play_two(a, b, lambda m: m["type"] == "event" and m["seq"] >= last_seq + 4)
+    await a.close()
+    await b.close()
+    rows = server.db_rows("select match_no, winner, score0, score1, first_seq, last_seq "
+                          "from finished_matches where room_id = ?", a_room["room"])
+    assert rows == [(1, end["event"]["winner"], *end["event"]["scores"], 1, last_seq)]
+    # the room is rebuilt from the new seed and the moves after the rematch
+    deadline = time.monotonic() + 10
+    while server.get("/healthz").json()["rooms_in_memory"] > 0:  # ROOM_IDLE is 0.2 s
+        assert time.monotonic() < deadline
+        await asyncio.sleep(0.05)
+    again, welcome = await Client.hello(server, a_room["token"], since=last_seq)
+    assert welcome["seq"] >= last_seq + 4 and welcome["view"]["match"] == 2
+    assert welcome["events"][0] == {"seq": last_seq + 1, "event": {"kind": "rematch", "match": 2}}
+    moves = [e for e in welcome["events"] if e["event"]["kind"] == "move"]
+    assert [e["seq"] for e in moves] == list(range(last_seq + 2, welcome["seq"] + 1))
+    old = [m for m in a.log if m["type"] == "event" and m["seq"] > last_seq + 1
+           and m["event"]["kind"] == "move"]
+    assert [m["event"] for m in old] == [e["event"] for e in moves][: len(old)]
+    await again.close()
