@@ -146,6 +146,7 @@ class Room:
             (e for _, e in reversed(self.events) if e["kind"] == "move"), None
         )
         view.update({
+            "scores": list(self.match.scores),  # after the last hand (position: before)
             "names": list(self.names),
             "seq": self.seq,
             "match": self.match_no,

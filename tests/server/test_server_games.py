@@ -29,6 +29,7 @@ async def test_whole_match_against_the_computer(server: ServerProc) -> None:
     assert end["view"]["status"] == "finished"
     winner = end["event"]["winner"]
     assert winner in (0, 1) and end["event"]["scores"][winner] >= 21
+    assert end["view"]["scores"] == end["event"]["scores"]  # the final scores, not the hand's
     assert end["view"]["options"] == []
     # seqs only grow, by one per move, and the computer's moves came through the same path
     seqs = [m["seq"] for m in client.log if m["type"] == "event"]
