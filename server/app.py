@@ -281,7 +281,15 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     seat = 0
     try:
         while not conn.closed:
-            frame = await websocket.receive()
+            if room is None:  # a socket that never says hello does not stay open
+                try:
+                    frame = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
+                except TimeoutError:
+                    conn.deliver(dumps(ProtocolError("hello_first").to_json()))
+                    conn.close(CLOSE_POLICY)
+                    break
+            else:
+                frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
             if not bucket.allow():

@@ -32,6 +32,7 @@ class Settings:
     ws_rate: float = 10.0  # messages per second per connection
     ws_burst: int = 20
     ws_flood_close: int = 20  # rate-limited messages before the socket is closed
+    hello_timeout: float = 15.0  # seconds a new socket has to say hello
     ws_queue: int = 256  # unsent messages per connection before it is dropped as too slow
     rate_rooms_per_min: int = 30
     rate_join_per_min: int = 30
@@ -62,6 +63,7 @@ class Settings:
             ws_burst=_int(e, "WS_BURST", cls.ws_burst),
             ws_flood_close=_int(e, "WS_FLOOD_CLOSE", cls.ws_flood_close),
             ws_queue=_int(e, "WS_QUEUE", cls.ws_queue),
+            hello_timeout=_float(e, "HELLO_TIMEOUT", cls.hello_timeout),
             rate_rooms_per_min=_int(e, "RATE_ROOMS_PER_MIN", cls.rate_rooms_per_min),
             rate_join_per_min=_int(e, "RATE_JOIN_PER_MIN", cls.rate_join_per_min),
             sqlite_synchronous=sync,

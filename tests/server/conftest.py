@@ -36,10 +36,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
 @pytest.fixture(scope="session")
 def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     """Default websocket rate limits, rejoin codes that expire at once, a long grace time,
-    a small HTTP join limit."""
+    a small HTTP join limit, 0.3 s to say hello."""
     tmp = tmp_path_factory.mktemp("strict")
     proc = ServerProc(tmp, {
         "GRACE_SECONDS": "600", "REJOIN_TTL": "0", "RATE_JOIN_PER_MIN": "12",
+        "HELLO_TIMEOUT": "0.3",
         "RATE_ROOMS_PER_MIN": "10000",
     }).start()
     yield proc

@@ -249,3 +249,10 @@ def test_http_rate_limit(strict_server: ServerProc) -> None:
     assert 429 in codes and set(codes) <= {404, 429}
     r = strict_server.post("/api/rejoin", {"code": "ZZZZZZ"})
     assert r.json()["error"]["message"] == "Demasiados intentos. Espera un momento."
+
+
+async def test_silent_socket_is_closed(strict_server: ServerProc) -> None:
+    client = await Client.open(strict_server)
+    error = await client.recv()
+    assert error["code"] == "hello_first"
+    assert await closed_code(client) == 1008
