@@ -426,7 +426,10 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     me.wait_my_turn()
     said = me.page.locator("#announcer")
     assert said.get_attribute("aria-live") == "polite"
-    assert re.search(r"(jugó|echó|puso|Te toca)", said.inner_text())
+    # the region is emptied, then filled a moment later (so the same words are said again)
+    me.page.wait_for_function(
+        "() => /(jugó|echó|puso|Te toca)/.test(document.getElementById('announcer').textContent)")
+    assert said.inner_text()
     # the speed of the opponent's moves is a setting of the Menú, remembered on the device
     me.page.click(".menu-button")
     me.page.get_by_role("button", name="Despacio").click()
