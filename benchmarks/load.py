@@ -227,11 +227,15 @@ async def _flat_worker(port: int, rooms: int, seed: int, window_start: float,
     stats, stop, tasks = Stats(), asyncio.Event(), []
     await add_rooms(port, rooms, stats, False, seed, stop, tasks)
     late = time.time() > window_start
+    await asyncio.sleep(max(0.0, window_start - time.time()))
+    cpu0 = time.process_time()
     await asyncio.sleep(max(0.0, window_end - time.time()))
+    cpu = time.process_time() - cpu0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     rtts = [r for t, r in stats.rtts if window_start <= t <= window_end]
-    return {"rtts": rtts, "errors": stats.errors, "rematches": stats.rematches, "late": late}
+    return {"rtts": rtts, "errors": stats.errors, "rematches": stats.rematches, "late": late,
+            "cpu": cpu}
 
 
 async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
@@ -257,6 +261,7 @@ async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
     return {"rooms": rooms, "bot_processes": len(jobs), "seconds": seconds,
             "moves": len(rtts), "moves_per_s": round(len(rtts) / seconds, 1),
             "rtt": summary(rtts), "server_cpu_share": round(cpu / seconds, 2),
+            "bots_cpu_share": round(sum(res["cpu"] for res in results) / seconds, 2),
             "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(rtts)), 3),
             "machine_load_1min": os.getloadavg()[0],
             "errors": errors, "rematches": sum(res["rematches"] for res in results),
