@@ -9,6 +9,7 @@ players about a move only after ``append_move`` returned.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -145,6 +146,7 @@ class SqlStorage:
         self._moves: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
+        self._conn: AsyncConnection | None = None
 
     @classmethod
     def from_url(cls, url: str, sqlite_synchronous: str = "FULL") -> SqlStorage:
@@ -155,6 +157,7 @@ class SqlStorage:
             while self._jobs or self._moves:
                 await asyncio.sleep(0.01)
             self._writer.cancel()
+        await self._drop_writer_connection()
         await self.engine.dispose()
 
     # -- the writer ----------------------------------------------------------------------
@@ -184,10 +187,12 @@ class SqlStorage:
         jobs: list[tuple[Job, asyncio.Future[Any]]],
     ) -> None:
         try:
-            async with self.engine.begin() as conn:
+            conn = await self._writer_connection()
+            async with conn.begin():
                 await self._insert_moves(conn, moves_batch)
                 results = [await job(conn) for job, _ in jobs]
         except Exception as exc:
+            await self._drop_writer_connection()
             if len(moves_batch) + len(jobs) == 1:
                 futures = [f for _, _, f in moves_batch] + [f for _, f in jobs]
                 if not futures[0].done():
@@ -205,6 +210,18 @@ class SqlStorage:
         for (_, future), result in zip(jobs, results, strict=True):
             if not future.done():
                 future.set_result(result)
+
+    async def _writer_connection(self) -> AsyncConnection:
+        """The writer keeps one connection: no pool round trip for each commit."""
+        if self._conn is None:
+            self._conn = await self.engine.connect()
+        return self._conn
+
+    async def _drop_writer_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
 
     @staticmethod
     async def _insert_moves(
