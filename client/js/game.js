@@ -188,7 +188,11 @@ export class Game {
     this.session.seat = msg.seat;
     this.persist();
     const events = (msg.events || []).map((e) => e.event);
-    const byComputerForMe = events.filter((e) => e.kind === "move" && e.seat === msg.seat).length;
+    // in a friend game, moves of my own seat I did not see were the computer's, playing
+    // for me while I was away
+    const friendGame = msg.view.opponent && msg.view.opponent.kind === "person";
+    const byComputerForMe = friendGame
+      ? events.filter((e) => e.kind === "move" && e.seat === msg.seat).length : 0;
     const handEnd = [...events].reverse().find((e) => e.kind === "hand_end");
     this.queue = [];
     this.ui = freshUi();
@@ -215,9 +219,6 @@ export class Game {
     this.ui.error = text;
     alertNow(text);
     this.render();
-    if (msg.code === "stale" && this.queue.length === 0) {
-      // the fresh view is on its way; if the socket is confused, a reconnect fixes it
-    }
   }
 
   onPresence(msg) {

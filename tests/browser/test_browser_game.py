@@ -318,6 +318,7 @@ def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlaye
     expected = "¡Llegaste a 21!" if result["winner"] == 0 else "llegó a 21"
     assert expected in winner_line.inner_text()
     assert max(result["scores"]) >= 21
+    me.screenshot("fin-de-partida-1280x800")
     assert room_summary(me)["status"] == "finished"
     me.page.click("dialog.sheet button.rematch")
     me.page.wait_for_selector("dialog.sheet", state="detached")
@@ -384,6 +385,8 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
             me.page.get_by_role("button", name=step).click()
         assert int(me.page.locator(".build-value").inner_text()) == idea["value"]
         before = me.seq()
+        # hold the computer's answer on screen long enough to look at the new pile
+        me.page.evaluate("() => localStorage.setItem('casino.animMs', '4000')")
         me.page.click(".build-panel .build-confirm")
         me.page.wait_for_function(
             "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
