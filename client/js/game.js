@@ -50,6 +50,7 @@ export class Game {
     this.graceTimer = null;
     this.welcomed = false;
     this.animating = false;
+    this.handStartScores = {};
     this.conn = new Connection(session, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status, attempt) => this.onStatus(status, attempt),
@@ -248,6 +249,10 @@ export class Game {
 
   setView(view) {
     this.view = view;
+    // a view's scores are the match scores when its hand started: remember the first
+    // ones seen for each hand (the 18-points rule on the score sheet needs them)
+    const key = `${view.match}:${view.hand_number}`;
+    if (!(key in this.handStartScores)) this.handStartScores[key] = view.scores;
     if (typeof view.seq === "number") {
       this.session.since = Math.max(this.session.since ?? 0, view.seq);
     }
@@ -305,7 +310,7 @@ export class Game {
     } else if (kind === "hand_end") {
       this.ui = freshUi();
       this.render();
-      this.openHandSheet(event);
+      this.openHandSheet(event, this.handStartScores[`${view.match}:${event.hand_number}`] || null);
     } else if (kind === "new_hand") {
       this.render();
       announce(`Empieza la mano ${event.hand_number + 1}. ${this.turnWords()}`);
@@ -1018,7 +1023,7 @@ export class Game {
     }
   }
 
-  openHandSheet(event) {
+  openHandSheet(event, scoresBefore = null) {
     const v = this.view;
     const me = v.seat;
     const them = 1 - me;
@@ -1048,12 +1053,23 @@ export class Game {
         `Lo que quedó en la mesa (${r.swept.length === 1 ? "1 carta" : r.swept.length + " cartas"}) fue para ${
           r.sweeper === me ? "ti" : this.opponentName()}, que fue el último en llevarse algo.`));
     }
+    if (scoresBefore) {
+      const late = [me, them].filter((seat) => scoresBefore[seat] >= 18);
+      if (late.length) {
+        const who = late.length === 2 ? "Los dos empezaron" :
+          late[0] === me ? "Empezaste" : `${oppName} empezó`;
+        parts.push(h("p", { class: "small late-rule" },
+          `${who} la mano con 18 puntos o más: solo cuentan cartas, picas y el 10♦.`));
+      }
+    }
     const finished = r.winner !== null && r.winner !== undefined;
     let title = `Fin de la mano ${event.hand_number !== undefined ? event.hand_number + 1 : v.hand_number + 1}`;
     if (finished) {
       title = r.winner === me ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
       parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
         r.winner === me ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
+      parts.push(h("p", { class: "small" },
+        "Los puntos se cuentan en orden, de arriba abajo, y se deja de contar cuando alguien llega a 21."));
     } else {
       parts.push(h("p", { class: "small" }, "Nadie ha llegado a 21: seguimos con otra mano."));
     }
