@@ -146,6 +146,9 @@ class Table:
     def pile_bit(self, j: int) -> int:
         return 1 << (self.n + j)
 
+    def owns_pile(self, seat: int) -> bool:
+        return any(pile.owner == seat for pile in self.piles)
+
     def rank_mask(self, rank: int) -> int:
         """The loose cards of ``rank``."""
         return self._rank_masks.get(rank, 0)
@@ -274,8 +277,8 @@ def moves_for_card(position: Position, card: Card, table: Table | None = None) -
         Move("build", card, table.names(mask), value)
         for mask, value, _ in build_masks(table, card, rest, seat)
     )
-    if may_trail(position, card):
-        moves.append(Move("trail", card))
+    if not table.rank_mask(card.rank) and not table.owns_pile(seat):
+        moves.append(Move("trail", card))  # the rule of may_trail, on the indexed table
     return moves
 
 
