@@ -108,8 +108,8 @@ class SeatState:
 class Room:
     def __init__(
         self, record: RoomRecord, match: Match, seq: int,
-        events: list[tuple[int, dict[str, Any]]], answered: OrderedDict[tuple[int, str], Any],
-        manager: RoomManager,
+        events: list[tuple[int, str]], last_move: dict[str, Any] | None,
+        answered: OrderedDict[tuple[int, str], str], manager: RoomManager,
     ) -> None:
         self.id = record.id
         self.mode = record.mode
@@ -121,8 +121,11 @@ class Room:
         self.invite = record.invite
         self.match = match
         self.seq = seq
-        self.events = events  # (seq, event) of the current match
-        self.answered = answered  # (seat, client move id) -> the answer it got
+        # (seq, event as JSON text) of the current match: text, so that thousands of rooms'
+        # histories are no work for the garbage collector
+        self.events = events
+        self.last_move = last_move  # the last move event of the current match
+        self.answered = answered  # (seat, client move id) -> the answer it got (JSON text)
         self.manager = manager
         self.lock = asyncio.Lock()
         self.rematch_wanted = [False, False]
@@ -142,9 +145,6 @@ class Room:
         my_turn = (
             self.status == "playing" and position.turn == seat and not position.hand_over
         )
-        last_move = next(
-            (e for _, e in reversed(self.events) if e["kind"] == "move"), None
-        )
         view.update({
             "scores": list(self.match.scores),  # after the last hand (position: before)
             "names": list(self.names),
@@ -153,7 +153,7 @@ class Room:
             "hand_number": self.match.hand_number,
             "status": self.status,
             "winner": self.match.winner,
-            "last_move": last_move,
+            "last_move": self.last_move,
             "opponent": {
                 "kind": other.kind, "level": other.level,
                 "connected": other.connected, "takeover": other.takeover,
@@ -182,24 +182,25 @@ class Room:
         for seat in (0, 1):
             self._send(seat, {"type": "state", "seq": self.seq, "view": self.view_for(seat)})
 
-    def _broadcast_events(self, seq: int, events: list[dict[str, Any]]) -> None:
+    def _broadcast_events(self, seq: int, events: list[str]) -> None:
         for seat in (0, 1):
             if self.seats[seat].kind != "person" or not self.manager.hub.listening(self.id, seat):
                 continue
             view = dumps(self.view_for(seat))  # once, even when a move has several events
             for event in events:
                 self.manager.hub.publish(
-                    self.id, seat,
-                    f'{{"type":"event","seq":{seq},"event":{dumps(event)},"view":{view}}}',
+                    self.id, seat, f'{{"type":"event","seq":{seq},"event":{event},"view":{view}}}'
                 )
 
-    def events_since(self, since: int | None) -> list[dict[str, Any]]:
+    def events_since(self, since: int | None) -> str:
+        """The events after ``since`` as a JSON array (text)."""
         if since is None or since > self.seq:
-            return []
+            return "[]"
         first = self.match_start_seq if self.match_no > 1 else 0
         if since < first - (1 if self.match_no > 1 else 0):
-            return []
-        return [{"seq": s, "event": e} for s, e in self.events if s > since]
+            return "[]"
+        items = [f'{{"seq":{n},"event":{e}}}' for n, e in self.events if n > since]
+        return "[" + ",".join(items) + "]"
 
     # -- connections -----------------------------------------------------------------
 
@@ -213,10 +214,11 @@ class Room:
             state.connected = True
             state.left_at = None
             state.takeover = None  # back: the seat is theirs from their next turn
-            sub.deliver(dumps({
+            welcome = dumps({
                 "type": "welcome", "room": self.id, "seat": seat, "seq": self.seq,
-                "view": self.view_for(seat), "events": self.events_since(since),
-            }))
+                "view": self.view_for(seat),
+            })
+            sub.deliver(f'{welcome[:-1]},"events":{self.events_since(since)}}}')
             if self.mode == "friend":
                 sub.deliver(dumps(self.presence(1 - seat)))
                 self._send(1 - seat, self.presence(seat))
@@ -244,13 +246,13 @@ class Room:
 
     # -- moves -----------------------------------------------------------------------
 
-    async def submit(self, seat: int, move: Move, seq: int, move_id: str) -> dict[str, Any]:
-        """A person's move. Returns the answer for the sender (ack or error message); the
-        events have been sent to both seats before it returns."""
+    async def submit(self, seat: int, move: Move, seq: int, move_id: str) -> str:
+        """A person's move. Returns the answer for the sender (ack or error message, JSON
+        text); the events have been sent to both seats before it returns."""
         key = (seat, move_id)
         async with self.lock:
             if key in self.answered:
-                return dict(self.answered[key])
+                return self.answered[key]
             try:
                 if self.status == "waiting":
                     raise ProtocolError("waiting_for_friend")
@@ -264,15 +266,15 @@ class Room:
                     new_seq = await self._apply(seat, move, move_id)
                 except IllegalMove as exc:
                     raise ProtocolError("illegal", exc.message, reason=exc.code) from None
-                answer: dict[str, Any] = {"type": "ack", "id": move_id, "seq": new_seq}
+                answer = dumps({"type": "ack", "id": move_id, "seq": new_seq})
             except ProtocolError as exc:
                 exc.id = move_id
-                answer = exc.to_json()
+                answer = dumps(exc.to_json())
             self._remember(key, answer)
         self._kick_computer()
         return answer
 
-    def _remember(self, key: tuple[int, str], answer: dict[str, Any]) -> None:
+    def _remember(self, key: tuple[int, str], answer: str) -> None:
         self.answered[key] = answer
         while len(self.answered) > MAX_REMEMBERED_IDS:
             self.answered.popitem(last=False)
@@ -289,12 +291,14 @@ class Room:
         )
         # committed: now it happened
         events = step_events(step, seat, before, after)
+        texts = [dumps(e) for e in events]
         self.match = after
         self.seq = seq
         if status is not None:
             self.status = status
-        self.events.extend((seq, e) for e in events)
-        self._broadcast_events(seq, events)
+        self.last_move = events[0]
+        self.events.extend((seq, text) for text in texts)
+        self._broadcast_events(seq, texts)
         return seq
 
     # -- the computer ----------------------------------------------------------------
@@ -378,8 +382,9 @@ class Room:
             self.match = Match.new(seed)
             self.rematch_wanted = [False, False]
             event = {"kind": "rematch", "match": self.match_no}
-            self.events = [(start, event)]
-            self._broadcast_events(start, [event])
+            self.events = [(start, dumps(event))]
+            self.last_move = None
+            self._broadcast_events(start, [dumps(event)])
         self._kick_computer()
 
     async def friend_joined(self, name: str) -> None:
@@ -459,26 +464,30 @@ class RoomManager:
         if record is None:
             return None
         records = await self.storage.load_moves(room_id, 0)
-        answered: OrderedDict[tuple[int, str], Any] = OrderedDict()
-        events: list[tuple[int, dict[str, Any]]] = []
+        answered: OrderedDict[tuple[int, str], str] = OrderedDict()
+        events: list[tuple[int, str]] = []
+        last_move: dict[str, Any] | None = None
         if record.match_no > 1:
-            events.append((record.match_start_seq, {"kind": "rematch", "match": record.match_no}))
+            events.append((record.match_start_seq,
+                           dumps({"kind": "rematch", "match": record.match_no})))
         match = Match.new(record.seed)
         seq = record.match_start_seq
         for rec in records:
             if rec.client_id is not None:
-                answered[(rec.seat, rec.client_id)] = {
-                    "type": "ack", "id": rec.client_id, "seq": rec.seq,
-                }
+                answered[(rec.seat, rec.client_id)] = dumps(
+                    {"type": "ack", "id": rec.client_id, "seq": rec.seq}
+                )
             if rec.seq <= record.match_start_seq:
                 continue
             before = match
             match, step = match.play(Move.parse(rec.move))
-            events.extend((rec.seq, e) for e in step_events(step, rec.seat, before, match))
+            step_list = step_events(step, rec.seat, before, match)
+            last_move = step_list[0]
+            events.extend((rec.seq, dumps(e)) for e in step_list)
             seq = rec.seq
         while len(answered) > MAX_REMEMBERED_IDS:
             answered.popitem(last=False)
-        return Room(record, match, seq, events, answered, self)
+        return Room(record, match, seq, events, last_move, answered, self)
 
     # -- HTTP API ----------------------------------------------------------------------
 

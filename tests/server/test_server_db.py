@@ -4,6 +4,7 @@ seed and the move log alone."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 from pathlib import Path
 
@@ -102,6 +103,7 @@ async def test_room_is_rebuilt_from_seed_and_move_log(storage: SqlStorage) -> No
     assert room is not None and room.seq == 60
     assert room.match.position == Match.replay("semilla", moves).position
     assert room.match.hand_number == match.hand_number
-    assert [s for s, e in room.events if e["kind"] == "move"] == list(range(1, 61))
+    assert [s for s, e in room.events if json.loads(e)["kind"] == "move"] == list(range(1, 61))
+    assert room.last_move is not None and room.last_move["move"] == moves[-1].to_json()
     if room.computer_task is not None:
         room.computer_task.cancel()
