@@ -76,10 +76,18 @@ export function cardElement(code, { interactive = true, small = false, extraLabe
     el.setAttribute("role", "img");
     el.setAttribute("aria-label", label);
   }
-  el.innerHTML =
-    `<span class="corner" aria-hidden="true"><span class="rank">${rankText}</span>` +
-    `<span class="suit">${SUIT_SYMBOLS[suit]}</span></span>` +
-    `<span class="pip" aria-hidden="true">${SUIT_SYMBOLS[suit]}</span>`;
+  const span = (className, text) => {
+    const node = document.createElement("span");
+    node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  };
+  const corner = span("corner");
+  corner.setAttribute("aria-hidden", "true");
+  corner.append(span("rank", rankText), span("suit", SUIT_SYMBOLS[suit] || "?"));
+  const pip = span("pip", SUIT_SYMBOLS[suit] || "?");
+  pip.setAttribute("aria-hidden", "true");
+  el.append(corner, pip);
   return el;
 }
 

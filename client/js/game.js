@@ -51,6 +51,8 @@ export class Game {
     this.welcomed = false;
     this.animating = false;
     this.handStartScores = {};
+    this.sawWaiting = false; // this page saw the room wait for the friend
+    this.opponentSeen = false; // the friend has been connected while this page was open
     this.conn = new Connection(session, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status, attempt) => this.onStatus(status, attempt),
@@ -227,8 +229,10 @@ export class Game {
     const before = this.presence;
     this.presence = msg;
     const name = capitalize(this.opponentName());
-    const hadLeft = (x) => Boolean(x && !x.connected && (x.grace_ends_at || x.takeover));
-    if (hadLeft(before) && msg.connected) {
+    const hadLeft = (x) => this.hasLeft(x);
+    const wasAway = hadLeft(before);
+    if (msg.connected) this.opponentSeen = true;
+    if (wasAway && msg.connected) {
       this.flash(`¡${name} volvió a la mesa!`);
     } else if (hadLeft(msg) && !hadLeft(before)) {
       announce(`${name} se desconectó. Lo esperamos un momento.`);
@@ -237,6 +241,12 @@ export class Game {
     }
     this.scheduleGraceEnd();
     this.render();
+  }
+
+  /** Whether presence `p` says the friend left (not: is still arriving after joining). */
+  hasLeft(p) {
+    if (!p || p.connected || !(p.grace_ends_at || p.takeover)) return false;
+    return this.opponentSeen || !this.sawWaiting || Boolean(p.takeover);
   }
 
   scheduleGraceEnd() {
@@ -249,6 +259,8 @@ export class Game {
 
   setView(view) {
     this.view = view;
+    if (view.status === "waiting") this.sawWaiting = true;
+    if (view.opponent && view.opponent.connected) this.opponentSeen = true;
     // a view's scores are the match scores when its hand started: remember the first
     // ones seen for each hand (the 18-points rule on the score sheet needs them)
     const key = `${view.match}:${view.hand_number}`;
@@ -802,7 +814,10 @@ export class Game {
     if (!this.isFriendGame() || !this.presence) return null;
     const p = this.presence;
     const name = capitalize(this.opponentName());
-    if (p.connected || (!p.grace_ends_at && !p.takeover)) return null;
+    if (!p.connected && !this.hasLeft(p) && this.sawWaiting) {
+      return h("div", { class: "presence arriving", role: "status" }, `${name} está llegando a la mesa…`);
+    }
+    if (!this.hasLeft(p)) return null;
     if (p.takeover) {
       return h("div", { class: "presence takeover", role: "status" },
         `${name} no está. La computadora (${LEVEL_NAMES[p.takeover] || p.takeover}) juega por ${name} hasta que vuelva.`);

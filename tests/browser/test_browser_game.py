@@ -39,6 +39,10 @@ def start_friend_game(a: Player, b: Player, name_a: str = "Ana", name_b: str = "
     b.page.click("button[type=submit]")
     for p in (a, b):
         p.page.wait_for_selector(".mesa[data-seq]")
+    # once the friend is connected, the host is told the friend arrived (not "came back")
+    a.page.wait_for_selector(".opp-name .conn-dot:not(.off)")
+    assert "volvió" not in a.page.locator("main").inner_text()
+    assert a.page.locator(".presence").count() == 0
     assert name_b in a.page.locator(".score.them .who").inner_text()
     assert name_a in b.page.locator(".score.them .who").inner_text()
 
@@ -271,6 +275,8 @@ def test_friend_leaves_the_computer_takes_over_and_the_friend_returns(
     ana.page.wait_for_selector(".presence", timeout=5000)
     assert "Primo se desconectó" in ana.page.locator(".presence").inner_text() or \
         ana.page.locator(".presence.choose").count()
+    ana.page.wait_for_selector(".presence.choose")
+    ana.screenshot("amigo-se-fue-360x740")
     ana.page.click(".presence.choose >> text=Sí, en Normal")
     ana.page.wait_for_selector(".presence.takeover")
     assert "juega por Primo" in ana.page.locator(".presence.takeover").inner_text()
