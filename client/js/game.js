@@ -770,8 +770,7 @@ export class Game {
       if (hinted) el.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "✓"));
       hand.append(el);
     }
-    root.append(...[
-      this.renderTopbar(),
+    const main = h("div", { class: "mesa-main" }, ...[
       opp,
       this.renderPresence(),
       table,
@@ -780,8 +779,8 @@ export class Game {
       this.ui.error ? h("p", { class: "error-line", role: "alert" }, this.ui.error) : null,
       this.renderNotice(),
       hand,
-      this.renderActions(),
     ].filter(Boolean));
+    root.append(this.renderTopbar(), h("div", { class: "mesa-body" }, main, this.renderActions()));
     return root;
   }
 
