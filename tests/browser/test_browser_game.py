@@ -113,7 +113,9 @@ def test_reload_brings_the_same_game_back(make_player: MakePlayer) -> None:
         assert me.wait_turn_or_sheet() == "turn"
         me.play_turn()
         # the computer's card lands on the table before its move is drawn
-        me.page.wait_for_selector(".table-area .card.incoming")
+        incoming = me.page.wait_for_selector(".table-area .card.incoming")
+        assert incoming is not None
+        assert incoming.evaluate("e => getComputedStyle(e).animationName") == "land"
     me.wait_my_turn()
     hand = me.hand()
     table = me.page.locator(".table-area [data-id]").evaluate_all(
@@ -449,3 +451,44 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     me.page.get_by_role("button", name="Despacio").click()
     assert me.page.evaluate("() => localStorage.getItem('casino.animMs')") == "2600"
     assert me.page.get_by_role("button", name="Despacio").get_attribute("aria-pressed") == "true"
+
+
+def test_reduced_motion_keeps_the_pause_without_the_flight(make_player: MakePlayer) -> None:
+    me = make_player(anim_ms=1500, reduced_motion="reduce")
+    start_computer_game(me)
+    me.wait_my_turn()
+    me.play_turn()
+    incoming = me.page.wait_for_selector(".table-area .card.incoming")
+    assert incoming is not None
+    assert incoming.evaluate("e => getComputedStyle(e).animationName") == "none"
+    assert me.page.locator(".mesa").get_attribute("data-busy") == "true"
+    me.wait_my_turn()
+    assert me.page.locator(".table-area .card.incoming").count() == 0
+
+
+def test_a_forbidden_trail_is_explained_by_the_server(make_player: MakePlayer) -> None:
+    me = make_player()
+    start_computer_game(me)
+    for _ in range(48):
+        if me.wait_turn_or_sheet() == "sheet":
+            me.page.click("dialog.sheet button.next-hand")
+            continue
+        view = me.view()
+        option = next((o for o in view["options"] if not o["trail"]), None)
+        if option is None:
+            me.play_turn()
+            continue
+        me.page.click(f".hand .card[data-code='{option['card']}']")
+        echar = me.page.locator(".actions button.trail")
+        assert echar.get_attribute("aria-disabled") == "true"
+        # shown as not available, yet still pressable: the server says why not
+        echar.focus()
+        me.page.keyboard.press("Enter")
+        error = me.page.locator(".error-line")
+        error.wait_for()
+        sent = [m for m in me.frames if m.get("type") == "error"]
+        assert sent[-1]["code"] == "illegal" and sent[-1]["reason"].startswith("trail")
+        assert error.inner_text() == sent[-1]["message"]
+        assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
+        return
+    pytest.fail("every card could always be trailed")
