@@ -675,14 +675,14 @@ export class Game {
     const oppName = this.shortOpponentName();
     const limpias = (n) => (n === 1 ? "1 limpia" : `${n} limpias`);
     return h("header", { class: "topbar" },
-      h("div", { class: "scores", "aria-label": "Puntos de la partida" },
+      h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida" },
         h("p", { class: "score me", "data-score-seat": String(me) },
           h("span", { class: "who" }, "Tú"),
-          h("span", { class: "pts", "aria-label": `${v.scores[me]} puntos` }, String(v.scores[me])),
+          h("span", { class: "pts" }, String(v.scores[me]), h("span", { class: "sr-only" }, " puntos")),
           h("span", { class: "limpias" }, limpias(v.limpias[me]))),
         h("p", { class: "score them", "data-score-seat": String(them) },
           h("span", { class: "who" }, oppName),
-          h("span", { class: "pts", "aria-label": `${v.scores[them]} puntos` }, String(v.scores[them])),
+          h("span", { class: "pts" }, String(v.scores[them]), h("span", { class: "sr-only" }, " puntos")),
           h("span", { class: "limpias" }, limpias(v.limpias[them]))),
       ),
       h("button", { type: "button", class: "btn menu-button", "aria-haspopup": "dialog",
@@ -716,8 +716,10 @@ export class Game {
         h("span", { class: "count" },
           ` · ${v.opponent_hand_size === 1 ? "1 carta" : v.opponent_hand_size + " cartas"}`)),
       backs,
-      h("p", { class: "deck", "aria-label": `Quedan ${v.deck_size} cartas en el mazo` },
-        h("span", { class: "deck-icon", "aria-hidden": "true" }), `Mazo: ${v.deck_size}`),
+      h("p", { class: "deck" },
+        h("span", { class: "deck-icon", "aria-hidden": "true" }),
+        h("span", { "aria-hidden": "true" }, `Mazo: ${v.deck_size}`),
+        h("span", { class: "sr-only" }, `Quedan ${v.deck_size} cartas en el mazo`)),
     );
     // table
     const tableCards = h("div", { class: "table-cards" });
@@ -841,7 +843,7 @@ export class Game {
 
   renderActions() {
     const v = this.view;
-    const bar = h("div", { class: "actions", "aria-label": "Jugadas" });
+    const bar = h("div", { class: "actions", role: "group", "aria-label": "Jugadas" });
     if (v.status === "finished") {
       const asked = v.rematch && v.rematch[v.seat];
       const wanted = v.rematch && v.rematch[1 - v.seat];
@@ -1013,7 +1015,8 @@ export class Game {
         h("p", { class: "invite-link" }, h("a", { href: url, "data-rejoin-link": "" }, url)),
         h("img", { class: "qr", src: qrUrl(data.url), alt: "Código QR para seguir la partida", width: "180", height: "180" }),
         h("p", {}, "O, en el inicio del juego, escribe este código:"),
-        h("p", { class: "big-code", "data-rejoin-code": "", "aria-label": "Código: " + data.code.split("").join(" ") }, data.code),
+        h("p", { class: "big-code" }, h("span", { "data-rejoin-code": "", "aria-hidden": "true" }, data.code),
+          h("span", { class: "sr-only" }, "Código: " + data.code.split("").join(" "))),
         h("p", { class: "small" }, `Sirve una sola vez, por ${minutes} minutos. Cuando entres en el otro aparato, aquí se cierra la partida.`),
         h("button", { type: "button", class: "btn", onclick: async () => {
           try {
