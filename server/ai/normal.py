@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from ..engine import DECK, Card, Move, View
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
+from ..engine.hints import best_packing
 from ..engine.scoring import HALF_DECK, LATE_SCORE
 
 MAX_VALUE = 14
@@ -177,43 +178,13 @@ class _TableInfo:
 
 
 def _best_packing(groups: list[int], weights: list[float]) -> tuple[int, float]:
-    """The most valuable union of disjoint groups (masks of loose cards), with its weight.
-
-    Branch and bound on the lowest card still coverable: take it in one of its groups
-    (heaviest first) or leave it. Exact on real tables; on a table far more crowded than
-    games make, it stops after ``PACKING_BUDGET`` steps with the best union found so far
-    (the first one tried is the greedy one), so a decision never stalls. Deterministic."""
-
-    def weight_of(mask: int) -> float:
-        return sum(w for i, w in enumerate(weights) if mask >> i & 1)
-
+    """The most valuable union of disjoint groups (masks of loose cards), with its weight:
+    the engine's search for *Llevarte*, with a small step budget so a decision never stalls
+    on a table far more crowded than games make."""
     if len(groups) == 1:
-        return groups[0], weight_of(groups[0])
-    weighted = sorted(((weight_of(g), g) for g in groups), key=lambda e: (-e[0], e[1]))
-    best: list[float] = [0.0]
-    best_mask = [0]
-    steps = [0]
-
-    def search(weight: float, mask: int, fitting: list[tuple[float, int]]) -> None:
-        if weight > best[0] + 1e-12:
-            best[0], best_mask[0] = weight, mask
-        steps[0] += 1
-        if not fitting or steps[0] > PACKING_BUDGET:
-            return
-        covered = 0
-        for _, g in fitting:
-            covered |= g
-        if weight + weight_of(covered) <= best[0] + 1e-12:
-            return
-        low = covered & -covered
-        for w, g in fitting:
-            if g & low:
-                search(w + weight, mask | g, [e for e in fitting if not e[1] & g])
-        search(weight, mask, [e for e in fitting if not e[1] & low])
-
-    search(0.0, 0, weighted)
-    return best_mask[0], best[0]
-
+        return groups[0], sum(w for i, w in enumerate(weights) if groups[0] >> i & 1)
+    weight, mask = best_packing(groups, (1 << len(weights)) - 1, weights, PACKING_BUDGET)
+    return mask, weight
 
 class _Decision:
     def __init__(self, view: View, tuning: Tuning, rng: random.Random) -> None:

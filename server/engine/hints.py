@@ -6,6 +6,7 @@ A crowded table can have tens of thousands of take-sets; these summaries stay sm
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,29 +101,33 @@ def item_weights(table: Table) -> list[int]:
     return weights
 
 
-def best_packing(groups: list[int], avail: int, weights: list[int]) -> tuple[int, int]:
+def best_packing(
+    groups: list[int], avail: int, weights: Sequence[float], budget: int = SEARCH_BUDGET
+) -> tuple[float, int]:
     """The heaviest union of disjoint ``groups`` inside ``avail``: (weight, mask).
 
     Branch and bound over the lowest coverable item (take it in some group, or leave it),
     heaviest groups first, pruned by the weight still coverable. Deterministic: the first best
     found wins. On a table far more crowded than real games make, the search stops after
-    ``SEARCH_BUDGET`` steps with the best found so far, so a hint never stalls the server.
+    ``budget`` steps with the best found so far (the first tried is the greedy one), so a hint
+    or a computer player's decision never stalls the server.
     """
 
-    def weight_of(mask: int) -> int:
+    def weight_of(mask: int) -> float:
         return sum(w for i, w in enumerate(weights) if mask >> i & 1)
 
     usable = sorted(
         ((weight_of(g), g) for g in set(groups) if g and g & avail == g), reverse=True
     )
-    best = [0, 0]
+    best: list[float] = [0]
+    best_mask = [0]
     steps = [0]
 
-    def search(weight: int, mask: int, fitting: list[tuple[int, int]]) -> None:
+    def search(weight: float, mask: int, fitting: list[tuple[float, int]]) -> None:
         if weight > best[0]:
-            best[0], best[1] = weight, mask
+            best[0], best_mask[0] = weight, mask
         steps[0] += 1
-        if not fitting or steps[0] > SEARCH_BUDGET:
+        if not fitting or steps[0] > budget:
             return
         covered = 0
         for _, g in fitting:
@@ -136,7 +141,7 @@ def best_packing(groups: list[int], avail: int, weights: list[int]) -> tuple[int
         search(weight, mask, [(v, h) for v, h in fitting if not h & low])
 
     search(0, 0, usable)
-    return best[0], best[1]
+    return best[0], best_mask[0]
 
 
 def best_take(table: Table, card: Card) -> int | None:
@@ -157,7 +162,7 @@ def best_builds(
         return {}  # some own pile could not be kept: no build at all (RULES.md 4.4)
     weights = item_weights(table)
     everything = (1 << len(table.items)) - 1
-    found: dict[tuple[int, bool], tuple[int, int]] = {}
+    found: dict[tuple[int, bool], tuple[float, int]] = {}
     for value in sorted(v for v in held if v >= 2):
         others = other_groups(table, value)
         groups = sorted(
