@@ -45,6 +45,7 @@ log = logging.getLogger("server.app")
 
 MAX_BODY = 4096
 CLOSE_POLICY = 1008
+CLOSE_SERVER_ERROR = 1011
 
 
 # -- shared helpers ------------------------------------------------------------------------
@@ -306,14 +307,17 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 if room is None:
                     if not isinstance(message, Hello):
                         raise ProtocolError("hello_first")
-                    room, seat = await manager.authenticate(message.token)
-                    await room.attach(seat, conn, message.since)
+                    found, found_seat = await manager.authenticate(message.token)
+                    await found.attach(found_seat, conn, message.since)
+                    room, seat = found, found_seat
                 else:
                     await dispatch(room, seat, conn, message)
             except ProtocolError as exc:
                 conn.deliver(dumps(exc.to_json()))
                 if exc.code == "bad_token":
                     conn.close(CLOSE_POLICY)
+                elif exc.code == "server_error" and room is None:
+                    conn.close(CLOSE_SERVER_ERROR)  # reconnecting finds the room afresh
             except Exception:
                 log.exception("error handling a websocket message")
                 conn.deliver(dumps(ProtocolError("server_error").to_json()))

@@ -36,6 +36,7 @@ COMPUTER_NAME = "Computadora"
 DEFAULT_NAMES = ("Jugador 1", "Jugador 2")
 MAX_REMEMBERED_IDS = 256
 CLOSE_SEAT_MOVED = 4000
+CLOSE_SERVER_ERROR = 1011
 
 
 def new_token() -> str:
@@ -130,6 +131,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.rematch_wanted = [False, False]
         self.computer_task: asyncio.Task[None] | None = None
+        self.closed = False  # evicted or forgotten: another Room object may own it now
         now = time.time()
         self.seats = [SeatState("person", left_at=now), SeatState("person", left_at=now)]
         if record.mode == "computer":
@@ -206,6 +208,8 @@ class Room:
 
     async def attach(self, seat: int, sub: Subscriber, since: int | None) -> None:
         async with self.lock:
+            if self.closed:
+                raise ProtocolError("server_error")  # the client reconnects and reloads
             old = self.manager.hub.subscribe(self.id, seat, sub)
             if old is not None:
                 old.deliver(dumps({"type": "seat_moved"}))
@@ -282,13 +286,22 @@ class Room:
     async def _apply(self, seat: int, move: Move, client_id: str | None) -> int:
         """Plays, commits, then tells. Call with the lock held. Raises IllegalMove with
         nothing changed."""
+        if self.closed:  # never write from a copy that no longer owns the room
+            raise ProtocolError("server_error")
         before = self.match
         after, step = before.play(move)
         seq = self.seq + 1
         status = "finished" if after.finished else None
-        await self.manager.storage.append_move(
-            self.id, MoveRecord(seq, self.match_no, seat, move.to_text(), client_id), status
-        )
+        try:
+            await self.manager.storage.append_move(
+                self.id, MoveRecord(seq, self.match_no, seat, move.to_text(), client_id), status
+            )
+        except Exception:
+            # Did it commit or not? Only the database knows: drop this copy of the room and
+            # its sockets; clients reconnect with `since` and the room is rebuilt from the log.
+            log.exception("could not store move %s of room %s", seq, self.id)
+            self.manager.forget(self)
+            raise
         # committed: now it happened
         events = step_events(step, seat, before, after)
         texts = [dumps(e) for e in events]
@@ -311,7 +324,7 @@ class Room:
         return state.level if state.kind == "computer" else state.takeover
 
     def _kick_computer(self) -> None:
-        if self._computer_level() is None:
+        if self.closed or self._computer_level() is None:
             return
         if self.computer_task is not None and not self.computer_task.done():
             return
@@ -422,6 +435,17 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
+    def forget(self, room: Room) -> None:
+        """Drops a room whose memory may not match the database, closing its sockets."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        room.closed = True
+        if room.computer_task is not None:
+            room.computer_task.cancel()
+        for seat in (0, 1):
+            self.hub.disconnect(room.id, seat, dumps(ProtocolError("server_error").to_json()),
+                                CLOSE_SERVER_ERROR)
+
     def evict_later(self, room: Room) -> None:
         """Forgets a room nobody has listened to for ``room_idle`` seconds (it is all in
         the database; the next visitor loads it again)."""
@@ -438,6 +462,7 @@ class RoomManager:
                 self.evict_later(room)
                 return
             del self.rooms[room.id]
+            room.closed = True
 
         loop.call_later(delay, evict)
 

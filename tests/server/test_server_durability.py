@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from srvkit import Client, ServerProc, play_two, play_until
+import pytest
+import websockets
+from srvkit import Client, ServerProc, pick_move, play_two, play_until
 
 
 def told(*clients: Client) -> dict[int, dict[str, Any]]:
@@ -78,3 +82,40 @@ async def test_kill_9_mid_game_loses_nothing_told(make_server: Callable[..., Ser
     await play_two(a2, b2, lambda m: m["type"] == "event" and m["seq"] >= target)
     await a2.close()
     await b2.close()
+
+
+async def test_failed_write_drops_the_room_copy_and_clients_reload(
+    make_server: Callable[..., ServerProc],
+) -> None:
+    """A write whose outcome the server cannot know (here: the row is already there, as if
+    the commit went through and the driver failed after) must not leave memory and the
+    database apart: the room's sockets close (1011) and the room is rebuilt from the log."""
+    server = make_server().start()
+    a_room, b_room = server.friend_room()
+    a, wa = await Client.hello(server, a_room["token"])
+    b, _ = await Client.hello(server, b_room["token"])
+    move = pick_move(wa["view"])
+    text = json.dumps(move, separators=(",", ":"))
+    con = sqlite3.connect(server.db_path)
+    con.execute("insert into moves (room_id, seq, match_no, seat, move, client_id, created_at) "
+                "values (?, 1, 1, 0, ?, null, 0)", (a_room["room"], text))
+    con.commit()
+    con.close()
+    await a.send({"type": "move", "move": move, "seq": 0, "id": "lost"})
+    codes = []
+    with pytest.raises(websockets.ConnectionClosed) as info:
+        for _ in range(10):
+            codes.append((await a.recv()).get("code"))
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1011
+    assert "server_error" in codes
+    a2, welcome = await Client.hello(server, a_room["token"], since=0)
+    assert welcome["seq"] == 1 and welcome["events"][0]["event"]["move"] == move
+    b2, wb = await Client.hello(server, b_room["token"], since=0)
+    assert wb["seq"] == 1 and wb["view"]["turn"] == 1
+    a2.view, a2.seq = welcome["view"], 1
+    b2.view, b2.seq = wb["view"], 1
+    await play_two(a2, b2, lambda m: m["type"] == "event" and m["seq"] >= 5)
+    assert server.alive()
+    await a2.close()
+    await b2.close()
+    await b.close()
