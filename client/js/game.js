@@ -149,11 +149,15 @@ export class Game {
         this.onWelcome(msg);
         break;
       case "event":
-        if (msg.event && msg.event.kind === "rematch") this.closeSheet();
+        if (msg.event && msg.event.kind === "rematch") {
+          this.rematchSeen = null;
+          this.closeSheet();
+        }
         this.queue.push({ event: msg.event, view: msg.view, seq: msg.seq });
         this.pump();
         break;
       case "state":
+        if (msg.view) this.rematchSeen = msg.view.rematch;
         this.noteRematchWish(msg.view);
         this.queue.push({ event: null, view: msg.view, seq: msg.seq });
         this.pump();
@@ -1120,6 +1124,7 @@ export class Game {
       },
     });
     this.sheet.dataset.handNumber = String(event.hand_number ?? v.hand_number);
+    if (finished && this.rematchSeen) this.noteRematchWish({ seat: v.seat, rematch: this.rematchSeen });
   }
 }
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,8 @@ import httpx
 import pytest
 from browserkit import Player, sheet_numbers
 from conftest import LAPTOP, PHONE
-from srvkit import ServerProc
+from srvkit import ServerProc, my_turn, pick_move
+from websockets.sync.client import connect as ws_connect
 
 pytestmark = pytest.mark.browser
 
@@ -336,7 +339,8 @@ def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlaye
     me.page.click("dialog.sheet button.rematch")
     me.page.wait_for_selector("dialog.sheet", state="detached")
     me.page.wait_for_function(
-        "() => [...document.querySelectorAll('.score .pts')].every(e => parseInt(e.textContent) === 0)")
+        "() => [...document.querySelectorAll('.score .pts')]"
+        ".every(e => parseInt(e.textContent) === 0)")
     assert room_summary(me)["match"] == 2
     assert me.wait_turn_or_sheet() == "turn"
     assert len(me.hand()) == 4
@@ -492,3 +496,77 @@ def test_a_forbidden_trail_is_explained_by_the_server(make_player: MakePlayer) -
         assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
         return
     pytest.fail("every card could always be trailed")
+
+
+class FriendBot(threading.Thread):
+    """The friend's seat played by a plain websocket client (not a browser) so a whole
+    match between friends stays quick: it plays its turns from the options and asks for
+    the rematch as soon as the match ends."""
+
+    def __init__(self, ws_url: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.ws_url, self.token = ws_url, token
+        self.stop = threading.Event()
+        self.log: list[dict[str, Any]] = []
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            with ws_connect(self.ws_url, open_timeout=10) as ws:
+                ws.send(json.dumps({"type": "hello", "token": self.token, "since": None}))
+                played = -1
+                while not self.stop.is_set():
+                    try:
+                        msg = json.loads(ws.recv(timeout=0.1))
+                    except TimeoutError:
+                        continue
+                    self.log.append(msg)
+                    event = msg.get("event") or {}
+                    if event.get("kind") == "match_end":
+                        ws.send(json.dumps({"type": "rematch"}))
+                    view = msg.get("view")
+                    if view and my_turn(view) and view["seq"] != played:
+                        played = view["seq"]
+                        ws.send(json.dumps({"type": "move", "move": pick_move(view),
+                                            "seq": view["seq"], "id": f"bot-{played}"}))
+        except BaseException as error:  # reported by the test
+            self.error = error
+
+
+def test_friends_rematch_when_both_ask(make_player: MakePlayer, web_server: ServerProc) -> None:
+    ana = make_player(viewport=LAPTOP)
+    ana.goto("/")
+    ana.page.fill("#nombre", "Ana")
+    ana.page.click("button.friend")
+    code = ana.page.locator("[data-invite-code]").inner_text()
+    joined = web_server.post("/api/join", {"invite": code, "name": "Primo"})
+    assert joined.status_code == 200, joined.text
+    bot = FriendBot(web_server.ws_url, joined.json()["token"])
+    bot.start()
+    try:
+        ana.page.wait_for_selector(".mesa[data-seq]")
+        hand_number = 0
+        while True:
+            while ana.wait_turn_or_sheet(timeout=30_000) == "turn":
+                ana.play_turn()
+            result = check_sheet_against_server(ana, hand_number)
+            if result["winner"] is not None:
+                break
+            ana.page.click("dialog.sheet button.next-hand")
+            hand_number += 1
+            ana.page.wait_for_selector(f".mesa[data-hand-number='{hand_number}']")
+            assert hand_number < 15 and bot.error is None
+        # Primo asked first: Ana reads it on the sheet, and her yes starts the new match
+        ana.page.wait_for_selector(
+            "dialog.sheet .rematch-note:has-text('Primo quiere la revancha')")
+        ana.page.click("dialog.sheet button.rematch")
+        ana.page.wait_for_selector("dialog.sheet", state="detached")
+        ana.page.wait_for_function(
+            "() => [...document.querySelectorAll('.score .pts')]"
+            ".every(e => parseInt(e.textContent) === 0)")
+        assert room_summary(ana)["match"] == 2
+        assert any(m.get("event", {}).get("kind") == "rematch" for m in bot.log)
+    finally:
+        bot.stop.set()
+        bot.join(5)
+    assert bot.error is None, bot.error
