@@ -113,35 +113,45 @@ def best_packing(
     or a computer player's decision never stalls the server.
     """
 
-    def weight_of(mask: int) -> float:
-        return sum(w for i, w in enumerate(weights) if mask >> i & 1)
-
+    packer = _Packer(weights, budget)
     usable = sorted(
-        ((weight_of(g), g) for g in set(groups) if g and g & avail == g), reverse=True
+        ((packer.weight_of(g), g) for g in set(groups) if g and g & avail == g), reverse=True
     )
-    best: list[float] = [0]
-    best_mask = [0]
-    steps = [0]
+    packer.search(0, 0, usable)
+    return packer.best, packer.best_mask
 
-    def search(weight: float, mask: int, fitting: list[tuple[float, int]]) -> None:
-        if weight > best[0]:
-            best[0], best_mask[0] = weight, mask
-        steps[0] += 1
-        if not fitting or steps[0] > budget:
+
+class _Packer:
+    """The state of one ``best_packing`` search (a plain object: no closure cycles)."""
+
+    __slots__ = ("weights", "budget", "best", "best_mask", "steps")
+
+    def __init__(self, weights: Sequence[float], budget: int) -> None:
+        self.weights = weights
+        self.budget = budget
+        self.best: float = 0
+        self.best_mask = 0
+        self.steps = 0
+
+    def weight_of(self, mask: int) -> float:
+        return sum(w for i, w in enumerate(self.weights) if mask >> i & 1)
+
+    def search(self, weight: float, mask: int, fitting: list[tuple[float, int]]) -> None:
+        if weight > self.best:
+            self.best, self.best_mask = weight, mask
+        self.steps += 1
+        if not fitting or self.steps > self.budget:
             return
         covered = 0
         for _, g in fitting:
             covered |= g
-        if weight + weight_of(covered) <= best[0]:
+        if weight + self.weight_of(covered) <= self.best:
             return
         low = covered & -covered
         for w, g in fitting:
             if g & low:
-                search(weight + w, mask | g, [(v, h) for v, h in fitting if not h & g])
-        search(weight, mask, [(v, h) for v, h in fitting if not h & low])
-
-    search(0, 0, usable)
-    return best[0], best_mask[0]
+                self.search(weight + w, mask | g, [(v, h) for v, h in fitting if not h & g])
+        self.search(weight, mask, [(v, h) for v, h in fitting if not h & low])
 
 
 def best_take(table: Table, card: Card) -> int | None:

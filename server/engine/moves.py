@@ -350,25 +350,27 @@ def check_move(position: Position, move: Move) -> tuple[Table, int, bool]:
 
 
 def can_partition(mask: int, groups: list[int]) -> bool:
-    """Whether ``mask`` is exactly a union of disjoint ``groups``."""
+    """Whether ``mask`` is exactly a union of disjoint ``groups``.
+
+    Depth-first over the lowest item left, with an explicit stack (no recursive closure, so
+    no reference cycle for the garbage collector on this hot path)."""
     by_low: dict[int, list[int]] = {}
     for group in groups:
         if group and group & mask == group:
             by_low.setdefault(group & -group, []).append(group)
-    failed: set[int] = set()
-
-    def search(left: int) -> bool:
+    stack = [mask]
+    seen: set[int] = set()
+    while stack:
+        left = stack.pop()
         if not left:
             return True
-        if left in failed:
-            return False
+        if left in seen:
+            continue
+        seen.add(left)
         for group in by_low.get(left & -left, ()):
-            if group & left == group and search(left & ~group):
-                return True
-        failed.add(left)
-        return False
-
-    return search(mask)
+            if group & left == group:
+                stack.append(left & ~group)
+    return False
 
 
 def capture_groups(table: Table, card: Card) -> list[int]:
