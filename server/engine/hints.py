@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import TEN_OF_DIAMONDS, TWO_OF_SPADES, Card
+from .cards import DECK, TEN_OF_DIAMONDS, TWO_OF_SPADES, Card
 from .moves import (
     Move,
     Table,
@@ -95,9 +95,13 @@ def card_weight(card: Card) -> int:
     )
 
 
+_WEIGHTS = {c.code: card_weight(c) for c in DECK}
+
+
 def item_weights(table: Table) -> list[int]:
-    weights = [card_weight(c) for c in table.cards]
-    weights.extend(sum(card_weight(c) for c in pile.cards) for pile in table.piles)
+    """``card_weight`` of each table item (a pile weighs all its cards)."""
+    weights = [_WEIGHTS[c.code] for c in table.cards]
+    weights.extend(sum(_WEIGHTS[c.code] for c in pile.cards) for pile in table.piles)
     return weights
 
 
@@ -154,23 +158,24 @@ class _Packer:
         self.search(weight, mask, [(v, h) for v, h in fitting if not h & low])
 
 
-def best_take(table: Table, card: Card) -> int | None:
+def best_take(table: Table, card: Card, weights: list[int] | None = None) -> int | None:
     """The *Llevarte* take-set: the heaviest legal capture (it always holds every pair and
     pile of the card's value, since leaving one out would make it lighter)."""
-    weights = item_weights(table)
+    weights = weights or item_weights(table)
     everything = (1 << len(table.items)) - 1
     _, mask = best_packing(capture_groups(table, card), everything, weights)
     return mask or None
 
 
 def best_builds(
-    table: Table, card: Card, rest: tuple[Card, ...], seat: int
+    table: Table, card: Card, rest: tuple[Card, ...], seat: int,
+    weights: list[int] | None = None,
 ) -> dict[tuple[int, bool], int]:
     """For each (value, double), the build with ``card`` that uses the most cards."""
     held = {c.capture_value for c in rest}
     if any(p.owner == seat and p.value not in held for p in table.piles):
         return {}  # some own pile could not be kept: no build at all (RULES.md 4.4)
-    weights = item_weights(table)
+    weights = weights or item_weights(table)
     everything = (1 << len(table.items)) - 1
     found: dict[tuple[int, bool], tuple[float, int]] = {}
     for value in sorted(v for v in held if v >= 2):
@@ -202,11 +207,15 @@ def best_builds(
     return {key: mask for key, (_, mask) in found.items()}
 
 
-def card_options(position: Position, card: Card, table: Table | None = None) -> CardOptions:
+def card_options(
+    position: Position, card: Card, table: Table | None = None,
+    weights: list[int] | None = None,
+) -> CardOptions:
     """What ``card`` (in the hand of the seat to move) can do in ``position``."""
     table = table or Table(position.cards, position.piles)
+    weights = weights or item_weights(table)
     seat = position.turn
-    most = best_take(table, card)
+    most = best_take(table, card, weights)
     solo_mask = table.rank_mask(card.rank) | table.piles_of_value(card.capture_value)
     rest = hand_without(position.hands[seat], card)
     ideas = tuple(
@@ -215,7 +224,7 @@ def card_options(position: Position, card: Card, table: Table | None = None) -> 
             double,
             tuple(c for c in rest if c.capture_value == value),
         )
-        for (value, double), mask in sorted(best_builds(table, card, rest, seat).items())
+        for (value, double), mask in sorted(best_builds(table, card, rest, seat, weights).items())
     )[:MAX_IDEAS]
     return CardOptions(
         card=card,
@@ -229,4 +238,5 @@ def card_options(position: Position, card: Card, table: Table | None = None) -> 
 def hand_options(position: Position) -> list[CardOptions]:
     """``card_options`` for every card in the hand of the seat to move."""
     table = Table(position.cards, position.piles)
-    return [card_options(position, c, table) for c in position.hands[position.turn]]
+    weights = item_weights(table)
+    return [card_options(position, c, table, weights) for c in position.hands[position.turn]]

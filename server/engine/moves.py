@@ -135,6 +135,7 @@ class Table:
         self._capture_unions: dict[int, set[int]] = {}
         self._other_unions: dict[int, set[int]] = {}
         self._names: dict[int, frozenset[str]] = {}
+        self.other_group_cache: dict[int, list[int]] = {}
         self._rank_masks: dict[int, int] = {}
         for i, card in enumerate(cards):
             self._rank_masks[card.rank] = self._rank_masks.get(card.rank, 0) | 1 << i
@@ -407,7 +408,10 @@ def card_groups(table: Table, card: Card, value: int, seat: int) -> list[int]:
 
 
 def other_groups(table: Table, value: int) -> list[int]:
-    """The groups of a double pile of ``value`` without the played card."""
+    """The groups of a double pile of ``value`` without the played card (cached per table)."""
+    cached = table.other_group_cache.get(value)
+    if cached is not None:
+        return cached
     groups = list(table.multi[value])
     groups.extend(
         1 << i for i, c in enumerate(table.cards)
@@ -416,6 +420,7 @@ def other_groups(table: Table, value: int) -> list[int]:
     groups.extend(
         table.pile_bit(j) for j, pile in enumerate(table.piles) if pile.value == value
     )
+    table.other_group_cache[value] = groups
     return groups
 
 
