@@ -72,17 +72,16 @@ export class Game {
   }
 
   stop() {
+    this.stopped = true;
     this.conn.close();
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
     clearTimeout(this.noticeTimer);
     clearTimeout(this.graceTimer);
     setBanner(null);
-    if (this.sheet) {
-      const sheet = this.sheet;
-      this.sheet = null;
-      sheet.close();
-    }
+    this.sheet = null;
+    // the Menú, the rejoin code or a score sheet may be open: none of them belongs here now
+    document.querySelectorAll("dialog[open]").forEach((dialog) => dialog.close());
   }
 
   // ---------------------------------------------------------------- names and facts
@@ -289,10 +288,10 @@ export class Game {
   }
 
   async pump() {
-    if (this.pumping) return;
+    if (this.pumping || this.stopped) return;
     this.pumping = true;
     try {
-      while (this.queue.length > 0 && !this.sheet) {
+      while (this.queue.length > 0 && !this.sheet && !this.stopped) {
         const item = this.queue.shift();
         await this.apply(item);
       }
@@ -610,6 +609,7 @@ export class Game {
   }
 
   render() {
+    if (this.stopped) return; // another screen owns <main> now
     const focusKey = document.activeElement?.dataset?.focusKey;
     const v = this.view;
     let content;

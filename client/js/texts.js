@@ -11,7 +11,9 @@ vale 1.</p>
 <h3>El reparto</h3>
 <p>Al empezar la mano se dan 4 cartas a cada uno y se ponen 4 boca arriba en la mesa.
 Juegan por turnos, una carta cada vez. Cuando los dos se quedan sin cartas, se reparten
-4 más a cada uno (a la mesa ya no). Una mano tiene seis repartos.</p>
+4 más a cada uno (a la mesa ya no). Una mano tiene seis repartos. En cada mano cambia
+quien reparte, y empieza a jugar el otro. En la primera mano empieza quien abrió la
+mesa.</p>
 
 <h3>Llevarte</h3>
 <p>Juegas una carta y te llevas de la mesa:</p>
@@ -51,7 +53,8 @@ suelta en la mesa (esa te la tienes que llevar).</p>
 
 <h3>Fin de la mano</h3>
 <p>Cuando se juega la última carta, lo que quede en la mesa se lo lleva el último que se
-llevó algo (eso no cuenta como limpia).</p>
+llevó algo (eso no cuenta como limpia). Si en toda la mano nadie se llevó nada, es para
+quien repartió.</p>
 
 <h3>Los puntos</h3>
 <table class="points">
