@@ -3,6 +3,8 @@
 
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 12000];
 const PING_MS = 25000;
+const SILENCE_MS = 60000; // no message (not even a pong) for this long: the line is dead
+const CHECK_MS = 6000; // after a nudge, how long a pong may take
 
 export class Connection {
   /**
@@ -66,6 +68,7 @@ export class Connection {
   }
 
   receive(msg) {
+    this.lastMessageAt = Date.now();
     if (typeof msg.seq === "number" && (msg.type === "welcome" || msg.type === "event")) {
       this.lastSeq = Math.max(this.lastSeq ?? 0, msg.seq);
       this.session.since = this.lastSeq;
@@ -100,11 +103,35 @@ export class Connection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  /** Try again right away (the page came back online or to the foreground). */
+  /** The page came back online or to the foreground: reconnect now if the socket is
+   * gone; if it looks open, check it still answers (phones drop sockets silently). */
   nudge() {
-    if (this.closed || this.ws) return;
-    clearTimeout(this.timer);
-    this.open();
+    if (this.closed) return;
+    if (!this.ws) {
+      clearTimeout(this.timer);
+      this.open();
+      return;
+    }
+    const asked = Date.now();
+    if (!this.send({ type: "ping" })) return;
+    clearTimeout(this.checkTimer);
+    this.checkTimer = setTimeout(() => {
+      if ((this.lastMessageAt || 0) < asked) this.drop();
+    }, CHECK_MS);
+  }
+
+  /** Gives up on the current socket and reconnects. */
+  drop() {
+    const ws = this.ws;
+    if (!ws || this.closed) return;
+    this.ws = null;
+    this.stopPing();
+    try {
+      ws.close();
+    } catch {
+      // already closing
+    }
+    this.retry();
   }
 
   send(msg) {
@@ -115,7 +142,14 @@ export class Connection {
 
   startPing() {
     this.stopPing();
-    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    this.lastMessageAt = Date.now();
+    this.pingTimer = setInterval(() => {
+      if (Date.now() - this.lastMessageAt > SILENCE_MS) {
+        this.drop();
+        return;
+      }
+      this.send({ type: "ping" });
+    }, PING_MS);
   }
 
   stopPing() {
@@ -126,6 +160,7 @@ export class Connection {
   close() {
     this.closed = true;
     clearTimeout(this.timer);
+    clearTimeout(this.checkTimer);
     this.stopPing();
     if (this.ws) {
       const ws = this.ws;
