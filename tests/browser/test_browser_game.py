@@ -458,7 +458,24 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     assert len(labels) == 8 and all(CARD_NAME.match(label) for label in labels), labels
     assert me.page.locator(".hand .card").evaluate_all(
         "els => els.every(e => e.tagName === 'BUTTON')")
-    me.play_turn()
+    # a whole turn by keyboard: Enter on a card puts the focus on its first possible action
+    for _ in range(24):
+        view = me.view()
+        capture = next((o for o in view["options"] if o["llevarte"]), None)
+        if capture is not None:
+            break
+        me.play_turn()
+        assert me.wait_turn_or_sheet() == "turn"
+    assert capture is not None, "no capture in a whole hand"
+    seq = me.seq()
+    me.page.focus(f".hand .card[data-code='{capture['card']}']")
+    me.page.keyboard.press("Enter")
+    me.page.wait_for_function("() => document.activeElement.matches('.actions button.take')")
+    me.page.keyboard.press("Enter")
+    me.page.wait_for_function(
+        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=seq)
+    mine = [e for e in me.events("move") if e["seat"] == 0][-1]
+    assert mine["move"] == capture["llevarte"]
     me.wait_my_turn()
     said = me.page.locator("#announcer")
     assert said.get_attribute("aria-live") == "polite"
