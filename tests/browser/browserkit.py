@@ -31,6 +31,7 @@ class Player:
     base: str
     frames: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    last_options: list[dict[str, Any]] = field(default_factory=list)
 
     def attach(self) -> None:
         self.page.on("websocket", self._on_ws)
@@ -97,14 +98,19 @@ class Player:
 
     # -- playing -----------------------------------------------------------------------
 
-    def play_turn(self, prefer_build: bool = False, shot: str | None = None) -> str:
-        """Plays one turn by clicking: Llevarte when some card can capture, else a build idea
-        (when asked or when nothing else is possible), else Echar. Returns the kind played."""
+    def play_turn(self, prefer_build: bool = False, shot: str | None = None,
+                  prefer_solo: bool = False) -> str:
+        """Plays one turn by clicking: Llevarte when some card can capture (Llevarte solo
+        when asked and it differs), else a build idea (when asked or when nothing else is
+        possible), else Echar. Returns the kind played ("capture-solo" for Llevarte solo)."""
         view = self.view()
         options = view["options"]
         assert options, view
+        self.last_options = options
         page = self.page
-        capture = next((o for o in options if o["llevarte"]), None)
+        solo = next((o for o in options if distinct_solo(o)), None)
+        capture = (solo if prefer_solo and solo else None) or next(
+            (o for o in options if o["llevarte"]), None)
         trail = next((o for o in options if o["trail"]), None)
         build = next((o for o in options if o["builds"]), None)
         before = self.seq()
@@ -123,7 +129,14 @@ class Player:
         elif capture is not None:
             kind = "capture"
             page.click(f".hand .card[data-code='{capture['card']}']")
-            page.click(".actions button.take")
+            # "Llevarte solo" is offered exactly when it takes less than "Llevarte"
+            offered = page.locator(".actions button.take-solo").count()
+            assert offered == (1 if distinct_solo(capture) else 0)
+            if prefer_solo and capture is solo:
+                kind = "capture-solo"
+                page.click(".actions button.take-solo")
+            else:
+                page.click(".actions button.take")
         else:
             assert trail is not None, options
             kind = "trail"
@@ -142,6 +155,12 @@ class Player:
         path = ARTIFACTS / f"{name}.png"
         self.page.screenshot(path=str(path))
         return path
+
+
+def distinct_solo(option: dict[str, Any]) -> bool:
+    """Whether a card's "Llevarte solo" takes less than its "Llevarte"."""
+    most, solo = option["llevarte"], option["llevarte_solo"]
+    return bool(most and solo and sorted(most["take"]) != sorted(solo["take"]))
 
 
 def sheet_numbers(page: Page) -> dict[str, Any]:

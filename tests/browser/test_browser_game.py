@@ -320,9 +320,16 @@ def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlaye
     start_computer_game(me)
     hand_number = 0
     start_scores = [0, 0]
+    solo_played = 0
     while True:
         while me.wait_turn_or_sheet() == "turn":
-            me.play_turn()
+            before = len(me.events("move"))
+            if me.play_turn(prefer_solo=solo_played < 2) == "capture-solo":
+                solo_played += 1
+                # the move sent is the server's "llevarte_solo" for that card
+                played = next(e for e in me.events("move")[before:] if e["seat"] == 0)
+                option = next(o for o in me.last_options if o["card"] == played["move"]["card"])
+                assert played["move"] == option["llevarte_solo"]
         result = check_sheet_against_server(me, hand_number)
         # with 18 or more at the start of a hand, the sheet says only three categories count
         late = me.page.locator("dialog.sheet .late-rule").count()
