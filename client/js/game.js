@@ -403,20 +403,21 @@ export class Game {
   moveLine(event) {
     const mine = event.seat === this.seat;
     const m = event.move;
-    const nodes = [h("span", { class: "who" }, mine ? "Tú" : capitalize(this.opponentName())), ": "];
-    nodes.push(chip(m.card));
+    const who = mine ? null : h("span", { class: "who" }, capitalize(this.opponentName()));
+    const nodes = [];
+    const say = (ours, theirs) => (mine ? ours : [who, " ", theirs]);
     if (m.kind === "capture") {
       const taken = (event.taken || []).filter((c) => c !== m.card);
-      nodes.push(mine ? " te llevaste " : " se llevó ");
+      nodes.push(say("Jugaste ", "jugó "), chip(m.card), mine ? " y te llevaste " : " y se llevó ");
       taken.forEach((c, i) => {
         if (i) nodes.push(" ");
         nodes.push(chip(c));
       });
       if (event.limpia) nodes.push(h("strong", { class: "limpia" }, " ¡Limpia!"));
     } else if (m.kind === "build") {
-      nodes.push(` montón de ${m.value}`);
+      nodes.push(say("Pusiste ", "puso "), chip(m.card), `: montón de ${m.value}`);
     } else {
-      nodes.push(" a la mesa");
+      nodes.push(say("Echaste ", "echó "), chip(m.card), " a la mesa");
     }
     return [h("span", { class: "sr-only" }, this.describeMove(event, true)),
       h("span", { "aria-hidden": "true" }, nodes)];
