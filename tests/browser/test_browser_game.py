@@ -312,7 +312,12 @@ def test_friend_leaves_the_computer_takes_over_and_the_friend_returns(
     ana.play_turn()
     primo.wait_my_turn()
     primo.play_turn()
-    assert ana.events("move")[-1]["seat"] == 1 or ana.sheet_open()
+    ana.page.wait_for_function(
+        "(s) => document.querySelector('dialog.sheet[open]') ||"
+        " Number(document.querySelector('.mesa').dataset.seq) >= s", arg=primo.seq())
+    moves = [m["event"] for m in ana.frames
+             if m.get("type") == "event" and m["event"]["kind"] == "move"]
+    assert moves[-1]["seat"] == 1 and moves[-1] == primo.events("move")[-1]
 
 
 def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlayer) -> None:
