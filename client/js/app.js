@@ -66,6 +66,10 @@ function startGame(session) {
   session.active = true;
   saveSession(session);
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
+  if (game) {
+    game.stop();
+    game = null;
+  }
   show("mesa");
   game = new Game(main, session, appHooks);
   game.start();
@@ -137,6 +141,7 @@ function showInicio(message = null) {
     event.preventDefault();
     const input = document.getElementById("codigo");
     const button = event.target.querySelector("button");
+    if (button.getAttribute("aria-disabled")) return;
     const raw = (input.value || "").trim();
     if (!raw) {
       fail({ message: "Escribe el código que te salió en el otro aparato." });
