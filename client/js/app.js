@@ -50,7 +50,7 @@ const appHooks = {
     show("movido",
       h("section", { class: "page narrow" },
         h("h1", {}, "Seguiste en otro dispositivo"),
-        h("p", {}, "Tu partida sigue en el otro celular o computadora. Aquí ya no se puede jugar."),
+        h("p", {}, "Tu partida sigue en el otro celular o computadora (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
         h("p", {}, "Si quieres volver a este aparato, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
         h("button", { type: "button", class: "btn primary", onclick: () => showInicio() }, "Ir al inicio")));
     announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
