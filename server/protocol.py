@@ -8,6 +8,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from .engine import Move, NotationError
 
 # code -> Spanish message a player can read
@@ -167,7 +169,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
 
 
 def dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON text (UTF-8, not escaped): orjson, several times faster than ``json``
+    on the hot path where every move sends each seat its view."""
+    return orjson.dumps(message).decode()
 
 
 class ApiError(ProtocolError):

@@ -161,9 +161,12 @@ class _Packer:
 def best_take(table: Table, card: Card, weights: list[int] | None = None) -> int | None:
     """The *Llevarte* take-set: the heaviest legal capture (it always holds every pair and
     pile of the card's value, since leaving one out would make it lighter)."""
+    groups = capture_groups(table, card)
+    if len(groups) <= 1:  # the common case: nothing to weigh
+        return groups[0] if groups else None
     weights = weights or item_weights(table)
     everything = (1 << len(table.items)) - 1
-    _, mask = best_packing(capture_groups(table, card), everything, weights)
+    _, mask = best_packing(groups, everything, weights)
     return mask or None
 
 
@@ -179,10 +182,12 @@ def best_builds(
     everything = (1 << len(table.items)) - 1
     found: dict[tuple[int, bool], tuple[float, int]] = {}
     for value in sorted(v for v in held if v >= 2):
+        candidates = card_groups(table, card, value, seat)
+        if not candidates:
+            continue
         others = other_groups(table, value)
         groups = sorted(
-            ((sum(w for i, w in enumerate(weights) if g >> i & 1), g)
-             for g in card_groups(table, card, value, seat)),
+            ((sum(w for i, w in enumerate(weights) if g >> i & 1), g) for g in candidates),
             reverse=True,
         )
         simple = [(w, g) for w, g in groups if g]
