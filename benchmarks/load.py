@@ -271,6 +271,15 @@ async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
 async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
                        seed: int, p99_limit: float) -> dict[str, Any]:
     stats, stop, tasks = Stats(), asyncio.Event(), []
+    lags: list[tuple[float, float]] = []  # (time, how late this process's loop woke up)
+
+    async def watch_loop() -> None:
+        while not stop.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append((time.time(), time.perf_counter() - before - 0.01))
+
+    watcher = asyncio.create_task(watch_loop())
     base_rss = rss_kib(pid)
     rooms = 0
     steps = []
@@ -294,6 +303,7 @@ async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
                "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
                "server_cpu_share": round(server_cpu, 2), "bots_cpu_share": round(bots_cpu, 2),
                "machine_load_1min": os.getloadavg()[0],
+               "bots_loop_lag": summary([lag for t, lag in lags if start <= t <= end]),
                "errors": dict(stats.errors)}
         steps.append(row)
         print("  pace step:", json.dumps(row, ensure_ascii=False), flush=True)
@@ -301,7 +311,7 @@ async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
             break
         held = rooms
     stop.set()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, watcher, return_exceptions=True)
     return {f"rooms_held_p99_under_{p99_limit:g}ms": held, "steps": steps}
 
 
