@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,6 +98,20 @@ class Player:
         self.page.wait_for_selector(".mesa[data-my-turn='true'][data-busy='false']")
 
     # -- playing -----------------------------------------------------------------------
+
+    def play_until(self, wanted: Callable[[dict[str, Any]], bool],
+                   turns: int = 48) -> dict[str, Any] | None:
+        """Plays turns (and closes score sheets) until one of my hand cards' options is
+        `wanted`; returns that option, on my turn, or None after `turns` tries."""
+        for _ in range(turns):
+            if self.wait_turn_or_sheet() == "sheet":
+                self.page.click("dialog.sheet button.next-hand")
+                continue
+            option = next((o for o in self.view()["options"] if wanted(o)), None)
+            if option is not None:
+                return option
+            self.play_turn()
+        return None
 
     def play_turn(self, prefer_build: bool = False, shot: str | None = None,
                   prefer_solo: bool = False) -> str:

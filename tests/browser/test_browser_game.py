@@ -409,41 +409,33 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
     me.goto("/")
     me.page.evaluate("() => localStorage.setItem('casino.ayudas', 'no')")
     start_computer_game(me)
-    for _ in range(48):
-        if me.wait_turn_or_sheet() == "sheet":
-            me.page.click("dialog.sheet button.next-hand")
-            continue
-        view = me.view()
-        option = next((o for o in view["options"] if o["builds"]), None)
-        if option is None:
-            me.play_turn()
-            continue
-        idea = option["builds"][0]
-        me.page.click(f".hand .card[data-code='{option['card']}']")
-        me.page.click(".actions button.build")
-        assert me.page.locator(".build-panel .ideas").count() == 0  # hints are off
-        for item in idea["move"]["take"]:
-            me.page.click(f".table-area [data-id='{item}']")
-        shown = int(me.page.locator(".build-value").inner_text())
-        step = "Subir el valor" if idea["value"] > shown else "Bajar el valor"
-        for _ in range(abs(idea["value"] - shown)):
-            me.page.get_by_role("button", name=step).click()
-        assert int(me.page.locator(".build-value").inner_text()) == idea["value"]
-        before = me.seq()
-        # hold the computer's answer on screen long enough to look at the new pile
-        me.page.evaluate("() => localStorage.setItem('casino.animMs', '4000')")
-        me.page.click(".build-panel .build-confirm")
-        me.page.wait_for_function(
-            "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
-        mine = [e for e in me.events("move") if e["seat"] == 0]
-        assert mine[-1]["move"]["kind"] == "build"
-        assert mine[-1]["move"]["value"] == idea["value"]
-        assert sorted(mine[-1]["move"]["take"]) == sorted(idea["move"]["take"])
-        pile = me.page.locator(".table-area .pile.mine")
-        assert pile.count() >= 1
-        assert "tuyo" in (pile.first.get_attribute("aria-label") or "")
-        return
-    pytest.fail("no build was possible in two hands")
+    option = me.play_until(lambda o: bool(o["builds"]))
+    if option is None:
+        pytest.fail("no build was possible in two hands")
+    idea = option["builds"][0]
+    me.page.click(f".hand .card[data-code='{option['card']}']")
+    me.page.click(".actions button.build")
+    assert me.page.locator(".build-panel .ideas").count() == 0  # hints are off
+    for item in idea["move"]["take"]:
+        me.page.click(f".table-area [data-id='{item}']")
+    shown = int(me.page.locator(".build-value").inner_text())
+    step = "Subir el valor" if idea["value"] > shown else "Bajar el valor"
+    for _ in range(abs(idea["value"] - shown)):
+        me.page.get_by_role("button", name=step).click()
+    assert int(me.page.locator(".build-value").inner_text()) == idea["value"]
+    before = me.seq()
+    # hold the computer's answer on screen long enough to look at the new pile
+    me.page.evaluate("() => localStorage.setItem('casino.animMs', '4000')")
+    me.page.click(".build-panel .build-confirm")
+    me.page.wait_for_function(
+        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
+    mine = [e for e in me.events("move") if e["seat"] == 0]
+    assert mine[-1]["move"]["kind"] == "build"
+    assert mine[-1]["move"]["value"] == idea["value"]
+    assert sorted(mine[-1]["move"]["take"]) == sorted(idea["move"]["take"])
+    pile = me.page.locator(".table-area .pile.mine")
+    assert pile.count() >= 1
+    assert "tuyo" in (pile.first.get_attribute("aria-label") or "")
 
 
 CARD_NAME = re.compile(
@@ -518,29 +510,21 @@ def test_reduced_motion_keeps_the_pause_without_the_flight(make_player: MakePlay
 def test_a_forbidden_trail_is_explained_by_the_server(make_player: MakePlayer) -> None:
     me = make_player()
     start_computer_game(me)
-    for _ in range(48):
-        if me.wait_turn_or_sheet() == "sheet":
-            me.page.click("dialog.sheet button.next-hand")
-            continue
-        view = me.view()
-        option = next((o for o in view["options"] if not o["trail"]), None)
-        if option is None:
-            me.play_turn()
-            continue
-        me.page.click(f".hand .card[data-code='{option['card']}']")
-        echar = me.page.locator(".actions button.trail")
-        assert echar.get_attribute("aria-disabled") == "true"
-        # shown as not available, yet still pressable: the server says why not
-        echar.focus()
-        me.page.keyboard.press("Enter")
-        error = me.page.locator(".error-line")
-        error.wait_for()
-        sent = [m for m in me.frames if m.get("type") == "error"]
-        assert sent[-1]["code"] == "illegal" and sent[-1]["reason"].startswith("trail")
-        assert error.inner_text() == sent[-1]["message"]
-        assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
-        return
-    pytest.fail("every card could always be trailed")
+    option = me.play_until(lambda o: not o["trail"])
+    if option is None:
+        pytest.fail("every card could always be trailed")
+    me.page.click(f".hand .card[data-code='{option['card']}']")
+    echar = me.page.locator(".actions button.trail")
+    assert echar.get_attribute("aria-disabled") == "true"
+    # shown as not available, yet still pressable: the server says why not
+    echar.focus()
+    me.page.keyboard.press("Enter")
+    error = me.page.locator(".error-line")
+    error.wait_for()
+    sent = [m for m in me.frames if m.get("type") == "error"]
+    assert sent[-1]["code"] == "illegal" and sent[-1]["reason"].startswith("trail")
+    assert error.inner_text() == sent[-1]["message"]
+    assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
 
 
 class FriendBot(threading.Thread):
