@@ -62,6 +62,11 @@ const appHooks = {
   },
 };
 
+/** The session to keep from a create/join/rejoin answer; `extra` adds mode, invite_url. */
+function seatFrom(data, extra = {}) {
+  return { room: data.room, seat: data.seat, token: data.token, since: null, ...extra };
+}
+
 function startGame(session) {
   session.active = true;
   saveSession(session);
@@ -110,27 +115,13 @@ function showInicio(message = null) {
     status.hidden = false;
   };
 
-  const playComputer = async (level, button) => {
+  const play = async (button, busyText, body) => {
     if (button.getAttribute("aria-disabled")) return;
-    busy(button, "Preparando la mesa…");
+    busy(button, busyText);
     try {
       const name = readName("nombre");
-      const data = await createRoom({ mode: "computer", level, name: name || undefined });
-      startGame({ room: data.room, seat: data.seat, token: data.token, since: null, mode: "computer" });
-    } catch (error) {
-      unbusy(button);
-      fail(error);
-    }
-  };
-
-  const playFriend = async (button) => {
-    if (button.getAttribute("aria-disabled")) return;
-    busy(button, "Preparando la invitación…");
-    try {
-      const name = readName("nombre");
-      const data = await createRoom({ mode: "friend", name: name || undefined });
-      startGame({ room: data.room, seat: data.seat, token: data.token, since: null, mode: "friend",
-        invite_url: data.invite_url });
+      const data = await createRoom({ ...body, name: name || undefined });
+      startGame(seatFrom(data, { mode: body.mode, invite_url: data.invite_url }));
     } catch (error) {
       unbusy(button);
       fail(error);
@@ -157,8 +148,7 @@ function showInicio(message = null) {
     const code = raw.replace(/^.*\/r\//, "");
     busy(button, "Buscando…");
     try {
-      const data = await rejoin(code);
-      startGame({ room: data.room, seat: data.seat, token: data.token, since: null });
+      startGame(seatFrom(await rejoin(code)));
     } catch (error) {
       unbusy(button);
       fail(error);
@@ -169,12 +159,14 @@ function showInicio(message = null) {
     const button = h("button", { type: "button", class: "btn big", "data-level": level },
       level === "facil" ? "Fácil" : "Normal",
       h("span", { class: "sub" }, level === "facil" ? "para aprender" : "un buen reto"));
-    button.addEventListener("click", () => playComputer(level, button));
+    button.addEventListener("click", () =>
+      play(button, "Preparando la mesa…", { mode: "computer", level }));
     return button;
   });
   const friendButton = h("button", { type: "button", class: "btn big friend" }, "Jugar con un amigo",
     h("span", { class: "sub" }, "te damos un enlace para mandarle"));
-  friendButton.addEventListener("click", () => playFriend(friendButton));
+  friendButton.addEventListener("click", () =>
+    play(friendButton, "Preparando la invitación…", { mode: "friend" }));
 
   show("inicio",
     h("section", { class: "page inicio" },
@@ -239,8 +231,7 @@ function showJoin(invite) {
     busy(button, "Entrando…");
     try {
       const name = readName("nombre-invitado");
-      const data = await joinRoom(invite, name || undefined);
-      startGame({ room: data.room, seat: data.seat, token: data.token, since: null, mode: "friend" });
+      startGame(seatFrom(await joinRoom(invite, name || undefined), { mode: "friend" }));
     } catch (error) {
       unbusy(button);
       status.textContent = error.message;
@@ -261,8 +252,7 @@ function showJoin(invite) {
 async function useRejoinLink(code) {
   show("rejoin", h("section", { class: "page narrow" }, h("h1", {}, "Buscando tu partida…")));
   try {
-    const data = await rejoin(code);
-    startGame({ room: data.room, seat: data.seat, token: data.token, since: null });
+    startGame(seatFrom(await rejoin(code)));
   } catch (error) {
     window.history.replaceState(null, "", "/");
     showInicio(error.message);
