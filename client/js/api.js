@@ -46,10 +46,6 @@ export function joinRoom(invite, name) {
   return call("POST", "/api/join", { invite, name });
 }
 
-export function roomSummary(room) {
-  return call("GET", "/api/rooms/" + encodeURIComponent(room));
-}
-
 export function newRejoinCode(token) {
   return call("POST", "/api/rejoin-codes", { token });
 }

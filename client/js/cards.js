@@ -16,10 +16,6 @@ export function parseCard(code) {
   return { code, rank, rankText, suit };
 }
 
-export function isCardCode(item) {
-  return /^(A|[2-9]|10|J|Q|K)[shdc]$/.test(item);
-}
-
 export function cardName(code) {
   const { rank, suit } = parseCard(code);
   return `${RANK_NAMES[rank]} de ${SUIT_NAMES[suit]}`;
@@ -47,7 +43,7 @@ export function isRed(code) {
 }
 
 /** Who a pile belongs to, in words, from the point of view of `seat`. */
-export function ownerWords(owner, seat, opponentName) {
+function ownerWords(owner, seat, opponentName) {
   return owner === seat ? "tuyo" : `de ${opponentName}`;
 }
 
