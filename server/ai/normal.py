@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from ..engine import DECK, Card, Move, View
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
 from ..engine.hints import best_packing
+from ..engine.moves import MAX_VALUE, Table
 from ..engine.scoring import HALF_DECK, LATE_SCORE
 
-MAX_VALUE = 14
 SPADES_NEEDED = 7
 PACKING_BUDGET = 60  # search steps per capture on a crowded table (see _best_packing)
 
@@ -102,24 +102,6 @@ def _weights(view: View, tuning: Tuning) -> Weights:
     return Weights((tables[0], tables[1]), (limpias[0], limpias[1]))
 
 
-def _subset_sums(values: list[int]) -> list[list[int]]:
-    """Masks of the subsets (two cards or more) of ``values`` by their sum, up to 14."""
-    by_sum: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
-    n = len(values)
-    stack: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)]
-    while stack:
-        start, mask, total, size = stack.pop()
-        for i in range(start, n):
-            s = total + values[i]
-            if s > MAX_VALUE:
-                continue
-            m = mask | (1 << i)
-            if size >= 1:
-                by_sum[s].append(m)
-            stack.append((i + 1, m, s, size + 1))
-    return by_sum
-
-
 class _TableInfo:
     """A simulated table with its sums indexed, and the best captures on it (cached)."""
 
@@ -160,7 +142,7 @@ class _TableInfo:
             else:
                 kept_piles.append(pile)
         if self.sums is None:
-            self.sums = _subset_sums([c.value for c in loose])
+            self.sums = Table(loose, ()).multi  # sums of 2+ loose cards, by value
         groups = self.sums[value]
         if rank == 1 and taken_mask:
             groups = [g for g in groups if not g & taken_mask]

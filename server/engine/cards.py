@@ -8,13 +8,6 @@ from .errors import NotationError
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("s", "h", "d", "c")  # picas, corazones, diamantes, tréboles
-RANK_OF_TEXT = {text: number for number, text in enumerate(RANKS, start=1)}
-
-RANK_NAMES_ES = {
-    1: "as", 2: "dos", 3: "tres", 4: "cuatro", 5: "cinco", 6: "seis", 7: "siete",
-    8: "ocho", 9: "nueve", 10: "diez", 11: "jota", 12: "reina", 13: "rey",
-}
-SUIT_NAMES_ES = {"s": "picas", "h": "corazones", "d": "diamantes", "c": "tréboles"}
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -50,10 +43,6 @@ class Card:
     def is_ace(self) -> bool:
         return self.rank == 1
 
-    def name_es(self) -> str:
-        """Spanish accessible name, e.g. ``nueve de picas``."""
-        return f"{RANK_NAMES_ES[self.rank]} de {SUIT_NAMES_ES[self.suit]}"
-
     def __str__(self) -> str:
         return self.code
 
@@ -67,7 +56,3 @@ _BY_CODE: dict[str, Card] = {card.code: card for card in DECK}
 TEN_OF_DIAMONDS = Card(10, "d")
 TWO_OF_SPADES = Card(2, "s")
 
-
-def holds_value(cards: tuple[Card, ...] | list[Card], value: int) -> bool:
-    """Whether some card takes a pile of ``value`` (for 14, an ace)."""
-    return any(card.capture_value == value for card in cards)

@@ -18,7 +18,6 @@ from .moves import (
     card_groups,
     hand_without,
     may_trail,
-    other_groups,
 )
 from .position import Position
 
@@ -185,7 +184,7 @@ def best_builds(
         candidates = card_groups(table, card, value, seat)
         if not candidates:
             continue
-        others = other_groups(table, value)
+        others = table.other_groups(value)
         groups = sorted(
             ((sum(w for i, w in enumerate(weights) if g >> i & 1), g) for g in candidates),
             reverse=True,
@@ -236,7 +235,7 @@ def card_options(
         llevarte=Move("capture", card, table.names(most)) if most is not None else None,
         llevarte_solo=Move("capture", card, table.names(solo_mask)) if solo_mask else None,
         builds=ideas,
-        trail=may_trail(position, card),
+        trail=may_trail(table, card, seat),
     )
 
 

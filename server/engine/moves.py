@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from .cards import Card
@@ -120,7 +121,6 @@ class Table:
         n = len(cards)
         self.n = n
         self.items: list[str] = [c.code for c in cards] + [p.id for p in piles]
-        self.all_loose = (1 << n) - 1
         # subsets of loose cards with sum <= 14 (aces 1): by sum, of size >= 1 and >= 2
         subsets: list[tuple[int, int, int]] = [(0, 0, 0)]  # mask, sum, size
         for i, card in enumerate(cards):
@@ -135,7 +135,7 @@ class Table:
         self._capture_unions: dict[int, set[int]] = {}
         self._other_unions: dict[int, set[int]] = {}
         self._names: dict[int, frozenset[str]] = {}
-        self.other_group_cache: dict[int, list[int]] = {}
+        self._other_groups: dict[int, list[int]] = {}
         self._rank_masks: dict[int, int] = {}
         for i, card in enumerate(cards):
             self._rank_masks[card.rank] = self._rank_masks.get(card.rank, 0) | 1 << i
@@ -169,7 +169,7 @@ class Table:
         """Non-empty unions of disjoint groups worth ``value`` not containing the played card."""
         found = self._other_unions.get(value)
         if found is None:
-            found = disjoint_unions(other_groups(self, value))
+            found = disjoint_unions(self.other_groups(value))
             found.discard(0)
             self._other_unions[value] = found
         return found
@@ -181,15 +181,30 @@ class Table:
             self._names[mask] = found
         return found
 
-    @property
+    @cached_property
     def bit_of(self) -> dict[str, int]:
         return {item: 1 << i for i, item in enumerate(self.items)}
 
+    def other_groups(self, value: int) -> list[int]:
+        """The groups of a double pile of ``value`` without the played card (RULES.md 4.3):
+        sums of 2+ loose cards, one loose card of the value (a lone ace for 14), any pile."""
+        groups = self._other_groups.get(value)
+        if groups is None:
+            groups = list(self.multi[value])
+            groups.extend(
+                1 << i for i, c in enumerate(self.cards)
+                if c.value == value or (c.is_ace and value == MAX_VALUE)
+            )
+            groups.extend(
+                self.pile_bit(j) for j, pile in enumerate(self.piles) if pile.value == value
+            )
+            self._other_groups[value] = groups
+        return groups
+
     def mask_of(self, take: Iterable[str]) -> int | None:
         mask = 0
-        bit_of = self.bit_of
         for item in take:
-            bit = bit_of.get(item)
+            bit = self.bit_of.get(item)
             if bit is None:
                 return None
             mask |= bit
@@ -253,11 +268,9 @@ def _keeps_piles(mask: int, owned: list[tuple[int, int]], held: set[int]) -> boo
     return all(bit & mask or value in held for bit, value in owned)
 
 
-def may_trail(position: Position, card: Card) -> bool:
-    seat = position.turn
-    if any(pile.owner == seat for pile in position.piles):
-        return False
-    return all(loose.rank != card.rank for loose in position.cards)
+def may_trail(table: Table, card: Card, seat: int) -> bool:
+    """RULES.md 5: no trail while owning a pile, nor with a card that pairs a loose one."""
+    return not table.owns_pile(seat) and not table.rank_mask(card.rank)
 
 
 def hand_without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
@@ -278,8 +291,8 @@ def moves_for_card(position: Position, card: Card, table: Table | None = None) -
         Move("build", card, table.names(mask), value)
         for mask, value, _ in build_masks(table, card, rest, seat)
     )
-    if not table.rank_mask(card.rank) and not table.owns_pile(seat):
-        moves.append(Move("trail", card))  # the rule of may_trail, on the indexed table
+    if may_trail(table, card, seat):
+        moves.append(Move("trail", card))
     return moves
 
 
@@ -332,7 +345,7 @@ def check_move(position: Position, move: Move) -> tuple[Table, int, bool]:
         missing = sorted(item for item in move.take if item not in table.bit_of)
         raise IllegalMove("not_on_table", f"En la mesa no hay {', '.join(missing)}.")
     if move.kind == "trail":
-        if not may_trail(position, card):
+        if not may_trail(table, card, seat):
             raise _trail_error(position, card)
         return table, 0, False
     if move.kind == "capture":
@@ -407,23 +420,6 @@ def card_groups(table: Table, card: Card, value: int, seat: int) -> list[int]:
     return groups
 
 
-def other_groups(table: Table, value: int) -> list[int]:
-    """The groups of a double pile of ``value`` without the played card (cached per table)."""
-    cached = table.other_group_cache.get(value)
-    if cached is not None:
-        return cached
-    groups = list(table.multi[value])
-    groups.extend(
-        1 << i for i, c in enumerate(table.cards)
-        if c.value == value or (c.is_ace and value == MAX_VALUE)
-    )
-    groups.extend(
-        table.pile_bit(j) for j, pile in enumerate(table.piles) if pile.value == value
-    )
-    table.other_group_cache[value] = groups
-    return groups
-
-
 def build_kind(
     table: Table, card: Card, rest: tuple[Card, ...], seat: int, mask: int, value: int
 ) -> bool | None:
@@ -441,7 +437,7 @@ def build_kind(
     groups = card_groups(table, card, value, seat)
     if mask in groups:
         return False  # a simple build or a raise
-    others = other_groups(table, value)
+    others = table.other_groups(value)
     for group in groups:
         if group & mask == group and mask & ~group and can_partition(mask & ~group, others):
             return True

@@ -190,12 +190,6 @@ class Position:
         """Both hands and the deck are empty: the hand (mano) is finished."""
         return not self.hands[0] and not self.hands[1] and not self.deck
 
-    def pile(self, pile_id: str) -> Pile | None:
-        for pile in self.piles:
-            if pile.id == pile_id:
-                return pile
-        return None
-
     def replace(self, **changes: Any) -> Position:
         return replace(self, **changes)
 
