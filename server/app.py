@@ -12,12 +12,13 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 import segno
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -194,12 +195,26 @@ async def qr_svg(request: Request) -> Response:
                     headers={"Cache-Control": "private, max-age=600"})
 
 
+def spanish_page(text: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
+    return HTMLResponse(f"<!doctype html><meta charset=utf-8><title>Casino</title><p>{text}</p>",
+                        status_code=status, headers=headers)
+
+
 async def index_page(request: Request) -> Response:
     index = settings_of(request).client_dir / "index.html"
     if not index.is_file():
-        return HTMLResponse("<!doctype html><meta charset=utf-8><title>Casino</title>"
-                            "<p>El juego todavía no está instalado.</p>", status_code=404)
+        return spanish_page("El juego todavía no está instalado.", 404)
     return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (no such path or file, wrong method) in Spanish too: the
+    API's error shape under /api/, a short page elsewhere."""
+    assert isinstance(exc, HTTPException)
+    error = ApiError(exc.status_code, "not_found" if exc.status_code == 404 else "bad_request")
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(error.body(), status_code=error.status, headers=exc.headers)
+    return spanish_page(error.message, error.status, exc.headers)
 
 
 async def healthz(request: Request) -> Response:
@@ -385,7 +400,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         finally:
             await storage.close()
 
-    app = Starlette(routes=routes(settings), lifespan=lifespan)
+    app = Starlette(routes=routes(settings), lifespan=lifespan,
+                    exception_handlers={HTTPException: http_error})
     app.state.settings = settings
     app.state.rooms_limit = SlidingLimit(settings.rate_rooms_per_min)
     app.state.join_limit = SlidingLimit(settings.rate_join_per_min)

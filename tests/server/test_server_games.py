@@ -209,6 +209,13 @@ def test_pages_static_and_qr(server: ServerProc) -> None:
         assert r.status_code == 200 and "cliente de prueba" in r.text
     assert "hola" in server.get("/static/app.js").text
     assert server.get("/static/nada.js").status_code == 404
+    for path in ("/static/nada.js", "/nada"):  # Starlette's own 404s speak Spanish too
+        r = server.get(path)
+        assert r.status_code == 404 and "Esa página no existe." in r.text
+    r = server.get("/api/nada")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+    r = server.get("/api/join")
+    assert r.status_code == 405 and r.json()["error"]["code"] == "bad_request"
     r = server.get("/api/qr.svg", params={"text": "/j/H7KM4Q2P"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in r.text
