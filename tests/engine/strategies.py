@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from server.engine import DECK, Card, Match, Move, Pile, Position, legal_moves
@@ -106,3 +107,14 @@ def game_positions() -> list[Position]:
     for seed in MATCH_SEEDS:
         found.extend(random_match(seed)[2])
     return found
+
+
+def deterministic(max_examples: int) -> settings:
+    """Hypothesis settings for CI: the same examples every run, no example database."""
+    return settings(
+        max_examples=max_examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )

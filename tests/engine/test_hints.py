@@ -3,19 +3,13 @@ flag of each hand card, checked against the full list of legal moves."""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 
 from server.engine import Card, Move, Position, card_options, hand_options, legal_moves, play
 
-from .strategies import game_positions, small_positions
+from .strategies import deterministic, game_positions, small_positions
 
-FAST = settings(
-    max_examples=120,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+FAST = deterministic(max_examples=120)
 
 
 def taken_cards(position: Position, move: Move) -> list[Card]:
