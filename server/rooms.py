@@ -196,10 +196,8 @@ class Room:
 
     def events_since(self, since: int | None) -> str:
         """The events after ``since`` as a JSON array (text)."""
-        if since is None or since > self.seq:
-            return "[]"
-        first = self.match_start_seq if self.match_no > 1 else 0
-        if since < first - (1 if self.match_no > 1 else 0):
+        # too old: not even the previous match's end (match 1 starts at 0); the view will do
+        if since is None or since > self.seq or since < self.match_start_seq - 1:
             return "[]"
         items = [f'{{"seq":{n},"event":{e}}}' for n, e in self.events if n > since]
         return "[" + ",".join(items) + "]"
