@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .cards import DECK, Card
+from .errors import IllegalMove
 from .moves import Move, Step, play_step
 from .position import Position
 from .scoring import HandResult
@@ -75,8 +76,6 @@ class Match:
     def play(self, move: Move) -> tuple[Match, Step]:
         """Plays ``move``; when the hand ends and nobody reached 21, deals the next hand."""
         if self.finished:
-            from .errors import IllegalMove
-
             raise IllegalMove("match_over", "La partida ya terminó.")
         step = play_step(self.position, move)
         if step.result is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card
+from .cards import DECK, Card
 from .position import Pile, Position
 
 Hand = tuple[Card, ...]
@@ -42,8 +42,6 @@ class View:
 
     def unseen(self) -> set[Card]:
         """Cards this seat has not seen: the opponent's hand and the deck, together."""
-        from .cards import DECK
-
         seen = set(self.hand) | set(self.cards)
         for pile in self.piles:
             seen.update(pile.cards)
