@@ -49,7 +49,9 @@ export class Game {
     this.noticeTimer = null;
     this.graceTimer = null;
     this.welcomed = false;
+    this.stopped = false;
     this.animating = false;
+    this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
     this.handStartScores = {};
     this.sawWaiting = false; // this page saw the room wait for the friend
     this.opponentSeen = false; // the friend has been connected while this page was open
@@ -222,6 +224,11 @@ export class Game {
     let text = msg.message || "Esa jugada no se puede.";
     if (msg.code === "stale") text = "La mesa cambió. Mira la jugada nueva y escoge otra vez.";
     if (msg.code === "rate_limited") text = msg.message || "Vas muy rápido. Espera un momento.";
+    this.showError(text);
+  }
+
+  /** Shows `text` on the error line and says it at once. */
+  showError(text) {
     this.ui.error = text;
     alertNow(text);
     this.render();
@@ -232,12 +239,11 @@ export class Game {
     const before = this.presence;
     this.presence = msg;
     const name = capitalize(this.opponentName());
-    const hadLeft = (x) => this.hasLeft(x);
-    const wasAway = hadLeft(before);
+    const wasAway = this.hasLeft(before);
     if (msg.connected) this.opponentSeen = true;
     if (wasAway && msg.connected) {
       this.flash(`¡${name} volvió a la mesa!`);
-    } else if (hadLeft(msg) && !hadLeft(before)) {
+    } else if (this.hasLeft(msg) && !wasAway) {
       announce(`${name} se desconectó. Lo esperamos un momento.`);
     } else if (msg.takeover && (!before || !before.takeover)) {
       announce(`La computadora juega por ${name} hasta que vuelva.`);
@@ -507,9 +513,7 @@ export class Game {
     const id = `m${Date.now().toString(36)}-${++moveCounter}`;
     const ok = this.conn.send({ type: "move", move, seq: this.view.seq ?? this.session.since, id });
     if (!ok) {
-      this.ui.error = "No hay conexión ahora mismo. Espera a que vuelva la señal y juega otra vez.";
-      alertNow(this.ui.error);
-      this.render();
+      this.showError("No hay conexión ahora mismo. Espera a que vuelva la señal y juega otra vez.");
       return;
     }
     this.ui.pending = { id, move };
@@ -526,9 +530,7 @@ export class Game {
     }
     const move = which === "solo" ? opts.llevarte_solo : opts.llevarte;
     if (!move) {
-      this.ui.error = `Con ${cardNameWithArticle(opts.card)} no hay nada que llevarte.`;
-      alertNow(this.ui.error);
-      this.render();
+      this.showError(`Con ${cardNameWithArticle(opts.card)} no hay nada que llevarte.`);
       return;
     }
     this.sendMove(move);
@@ -565,9 +567,7 @@ export class Game {
     const code = this.ui.selected;
     if (!code) return;
     if (this.ui.picked.size === 0) {
-      this.ui.error = "Toca en la mesa las cartas o montones para tu montón.";
-      alertNow(this.ui.error);
-      this.render();
+      this.showError("Toca en la mesa las cartas o montones para tu montón.");
       return;
     }
     this.sendMove({ kind: "build", card: code, take: [...this.ui.picked], value: this.ui.buildValue });
@@ -1084,8 +1084,9 @@ export class Game {
           `${who} la mano con 18 puntos o más: solo cuentan cartas, picas y el 10♦.`));
       }
     }
+    const handNumber = event.hand_number ?? v.hand_number;
     const finished = r.winner !== null && r.winner !== undefined;
-    let title = `Fin de la mano ${event.hand_number !== undefined ? event.hand_number + 1 : v.hand_number + 1}`;
+    let title = `Fin de la mano ${handNumber + 1}`;
     if (finished) {
       title = r.winner === me ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
       parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
@@ -1124,7 +1125,7 @@ export class Game {
         this.pump();
       },
     });
-    this.sheet.dataset.handNumber = String(event.hand_number ?? v.hand_number);
+    this.sheet.dataset.handNumber = String(handNumber);
     if (finished && this.rematchSeen) this.noteRematchWish({ seat: v.seat, rematch: this.rematchSeen });
   }
 }
