@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from .ai import LEVELS
 from .engine import Move, NotationError
 
 # code -> Spanish message a player can read
@@ -47,7 +48,6 @@ MESSAGES_ES: dict[str, str] = {
     "not_found": "Esa página no existe.",
 }
 
-LEVELS = ("facil", "normal")
 MAX_ID = 64
 MAX_TOKEN = 128
 

@@ -351,9 +351,7 @@ class Room:
     # -- takeover and rematch ----------------------------------------------------------
 
     async def takeover(self, seat: int, level: str) -> None:
-        async with self.lock:
-            if level not in ai.LEVELS:
-                raise ProtocolError("bad_level")
+        async with self.lock:  # ``level`` is one of ai.LEVELS (parse_client checked it)
             other = self.seats[1 - seat]
             if self.mode != "friend" or self.status == "waiting" or other.connected:
                 raise ProtocolError("not_absent")
