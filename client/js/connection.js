@@ -19,6 +19,8 @@ export class Connection {
     this.closed = false;
     this.timer = null;
     this.pingTimer = null;
+    this.checkTimer = null;
+    this.lastMessageAt = 0;
     this.lastSeq = session.since ?? null;
     this.welcomed = false;
   }
@@ -52,17 +54,12 @@ export class Connection {
       }
       this.receive(msg);
     });
-    ws.addEventListener("close", (event) => {
+    ws.addEventListener("close", () => {
       if (this.ws !== ws) return;
       this.ws = null;
       this.stopPing();
+      // a refused token or origin arrives as an error message first (see receive)
       if (this.closed) return;
-      // 4401-style codes or a refused token end the game on this device for good
-      if (event.code === 4401 || event.code === 4403 || event.code === 4409) {
-        this.closed = true;
-        this.handlers.onFatal("bad_token", "");
-        return;
-      }
       this.retry();
     });
   }
@@ -116,7 +113,7 @@ export class Connection {
     if (!this.send({ type: "ping" })) return;
     clearTimeout(this.checkTimer);
     this.checkTimer = setTimeout(() => {
-      if ((this.lastMessageAt || 0) < asked) this.drop();
+      if (this.lastMessageAt < asked) this.drop();
     }, CHECK_MS);
   }
 
@@ -170,6 +167,7 @@ export class Connection {
   }
 }
 
+/** Error codes (docs/protocol.md) after which this device can no longer use the seat. */
 function isFatal(code) {
-  return code === "bad_token" || code === "bad_origin" || code === "seat_moved" || code === "room_gone";
+  return code === "bad_token" || code === "bad_origin";
 }
