@@ -43,7 +43,7 @@ otra carta de tu mano. Ejemplo: tienes 3♣ y 8♥, en la mesa hay un 5♦: pone
   puedes subir.</li>
   <li><strong>Montón doble</strong>: si juntas dos o más grupos que valen lo mismo (por
   ejemplo 5+3 y otro 8), haces un montón doble. Ese ya no se sube ni se parte: se lo lleva
-  entero una carta de su valor.</li>
+  entero una carta de su valor, o se junta entero en otro montón doble del mismo valor.</li>
 </ul>
 
 <h3>Echar a la mesa</h3>
@@ -62,11 +62,11 @@ quien repartió.</p>
   <tr><th scope="row">Más picas (7 o más)</th><td>1</td></tr>
   <tr><th scope="row">El 10♦ (diez de diamantes)</th><td>2</td></tr>
   <tr><th scope="row">El 2♠ (dos de picas)</th><td>1</td></tr>
-  <tr><th scope="row">Cada as</th><td>1</td></tr>
+  <tr><th scope="row">Cada as (en este orden: ♠ ♣ ♥ ♦)</th><td>1</td></tr>
   <tr><th scope="row">Cada limpia de diferencia</th><td>1</td></tr>
 </table>
 <p>Las limpias de uno cancelan las del otro. Quien empieza una mano con 18 puntos o más
-solo cuenta cartas, picas y el 10♦. <strong>Gana quien llegue primero a 21.</strong>
+solo cuenta cartas, picas y el 10♦ (sus limpias sí cancelan las del otro). <strong>Gana quien llegue primero a 21.</strong>
 Los puntos se cuentan en el orden de la tabla, y el primero que llega a 21 gana.</p>
 
 <h3>Ayudas</h3>
