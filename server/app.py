@@ -29,6 +29,8 @@ from .config import Settings
 from .fanout import LocalHub
 from .migrate import upgrade
 from .protocol import (
+    CLOSE_POLICY,
+    CLOSE_SERVER_ERROR,
     ApiError,
     Hello,
     MoveMsg,
@@ -36,7 +38,6 @@ from .protocol import (
     ProtocolError,
     Rematch,
     Takeover,
-    dumps,
     parse_client,
 )
 from .rooms import Room, RoomManager
@@ -45,8 +46,6 @@ from .storage import SqlStorage
 log = logging.getLogger("server.app")
 
 MAX_BODY = 4096
-CLOSE_POLICY = 1008
-CLOSE_SERVER_ERROR = 1011
 
 
 # -- shared helpers ------------------------------------------------------------------------
@@ -288,7 +287,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     await websocket.accept()
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
                           settings):
-        await websocket.send_text(dumps(ProtocolError("bad_origin").to_json()))
+        await websocket.send_text(ProtocolError("bad_origin").to_text())
         await websocket.close(CLOSE_POLICY)
         return
     conn = Connection(websocket, settings.ws_queue)
@@ -302,7 +301,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 try:
                     frame = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
                 except TimeoutError:
-                    conn.deliver(dumps(ProtocolError("hello_first").to_json()))
+                    conn.deliver(ProtocolError("hello_first").to_text())
                     conn.close(CLOSE_POLICY)
                     break
             else:
@@ -310,7 +309,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             if frame["type"] == "websocket.disconnect":
                 break
             if not bucket.allow():
-                conn.deliver(dumps(ProtocolError("rate_limited").to_json()))
+                conn.deliver(ProtocolError("rate_limited").to_text())
                 if bucket.refused >= settings.ws_flood_close:
                     conn.close(CLOSE_POLICY)
                 continue
@@ -328,14 +327,14 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 else:
                     await dispatch(room, seat, conn, message)
             except ProtocolError as exc:
-                conn.deliver(dumps(exc.to_json()))
+                conn.deliver(exc.to_text())
                 if exc.code == "bad_token":
                     conn.close(CLOSE_POLICY)
                 elif exc.code == "server_error" and room is None:
                     conn.close(CLOSE_SERVER_ERROR)  # reconnecting finds the room afresh
             except Exception:
                 log.exception("error handling a websocket message")
-                conn.deliver(dumps(ProtocolError("server_error").to_json()))
+                conn.deliver(ProtocolError("server_error").to_text())
     except WebSocketDisconnect:
         pass
     finally:

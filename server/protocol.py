@@ -48,6 +48,11 @@ MESSAGES_ES: dict[str, str] = {
     "not_found": "Esa página no existe.",
 }
 
+# websocket close codes (docs/protocol.md)
+CLOSE_POLICY = 1008
+CLOSE_SERVER_ERROR = 1011
+CLOSE_SEAT_MOVED = 4000
+
 MAX_ID = 64
 MAX_TOKEN = 128
 
@@ -72,6 +77,9 @@ class ProtocolError(Exception):
         if self.reason is not None:
             data["reason"] = self.reason
         return data
+
+    def to_text(self) -> str:
+        return dumps(self.to_json())
 
 
 @dataclass(frozen=True, slots=True)

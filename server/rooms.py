@@ -23,7 +23,7 @@ from .config import Settings
 from .engine import CATEGORY_NAMES_ES, IllegalMove, Match, Move, Step, hand_options
 from .engine import view_for as engine_view_for
 from .fanout import Fanout, Subscriber
-from .protocol import ApiError, ProtocolError, dumps
+from .protocol import CLOSE_SEAT_MOVED, CLOSE_SERVER_ERROR, ApiError, ProtocolError, dumps
 from .storage import FinishedMatch, MoveRecord, RejoinError, RoomRecord, Storage
 
 log = logging.getLogger("server.rooms")
@@ -35,8 +35,7 @@ MAX_NAME = 20
 COMPUTER_NAME = "Computadora"
 DEFAULT_NAMES = ("Jugador 1", "Jugador 2")
 MAX_REMEMBERED_IDS = 256
-CLOSE_SEAT_MOVED = 4000
-CLOSE_SERVER_ERROR = 1011
+SEAT_MOVED = '{"type":"seat_moved"}'
 
 
 def new_token() -> str:
@@ -210,7 +209,7 @@ class Room:
                 raise ProtocolError("server_error")  # the client reconnects and reloads
             old = self.manager.hub.subscribe(self.id, seat, sub)
             if old is not None:
-                old.deliver(dumps({"type": "seat_moved"}))
+                old.deliver(SEAT_MOVED)
                 old.close(CLOSE_SEAT_MOVED)
             state = self.seats[seat]
             state.connected = True
@@ -239,9 +238,7 @@ class Room:
     async def move_seat(self, seat: int) -> None:
         """The seat moved to another device (rejoin code): close the old connection."""
         async with self.lock:
-            if self.manager.hub.disconnect(
-                self.id, seat, dumps({"type": "seat_moved"}), CLOSE_SEAT_MOVED
-            ):
+            if self.manager.hub.disconnect(self.id, seat, SEAT_MOVED, CLOSE_SEAT_MOVED):
                 self.seats[seat].connected = False
                 self.seats[seat].left_at = time.time()
                 self._send(1 - seat, self.presence(seat))
@@ -271,7 +268,7 @@ class Room:
                 answer = dumps({"type": "ack", "id": move_id, "seq": new_seq})
             except ProtocolError as exc:
                 exc.id = move_id
-                answer = dumps(exc.to_json())
+                answer = exc.to_text()
             self._remember(key, answer)
         self._kick_computer()
         return answer
@@ -439,7 +436,7 @@ class RoomManager:
         if room.computer_task is not None:
             room.computer_task.cancel()
         for seat in (0, 1):
-            self.hub.disconnect(room.id, seat, dumps(ProtocolError("server_error").to_json()),
+            self.hub.disconnect(room.id, seat, ProtocolError("server_error").to_text(),
                                 CLOSE_SERVER_ERROR)
 
     def evict_later(self, room: Room) -> None:
