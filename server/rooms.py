@@ -66,6 +66,16 @@ def clean_name(raw: object, seat: int) -> str:
     return name
 
 
+def ack_text(move_id: str, seq: int) -> str:
+    return dumps({"type": "ack", "id": move_id, "seq": seq})
+
+
+def forget_oldest(answered: OrderedDict[tuple[int, str], str]) -> None:
+    """Keeps the last MAX_REMEMBERED_IDS answers to client move ids."""
+    while len(answered) > MAX_REMEMBERED_IDS:
+        answered.popitem(last=False)
+
+
 def step_events(step: Step, seat: int, before: Match, after: Match) -> list[dict[str, Any]]:
     """The events of one move, in order (docs/protocol.md, "Event E")."""
     events: list[dict[str, Any]] = [{
@@ -265,18 +275,14 @@ class Room:
                     new_seq = await self._apply(seat, move, move_id)
                 except IllegalMove as exc:
                     raise ProtocolError("illegal", exc.message, reason=exc.code) from None
-                answer = dumps({"type": "ack", "id": move_id, "seq": new_seq})
+                answer = ack_text(move_id, new_seq)
             except ProtocolError as exc:
                 exc.id = move_id
                 answer = exc.to_text()
-            self._remember(key, answer)
+            self.answered[key] = answer
+            forget_oldest(self.answered)
         self._kick_computer()
         return answer
-
-    def _remember(self, key: tuple[int, str], answer: str) -> None:
-        self.answered[key] = answer
-        while len(self.answered) > MAX_REMEMBERED_IDS:
-            self.answered.popitem(last=False)
 
     async def _apply(self, seat: int, move: Move, client_id: str | None) -> int:
         """Plays, commits, then tells. Call with the lock held. Raises IllegalMove with
@@ -492,9 +498,7 @@ class RoomManager:
         seq = record.match_start_seq
         for rec in records:
             if rec.client_id is not None:
-                answered[(rec.seat, rec.client_id)] = dumps(
-                    {"type": "ack", "id": rec.client_id, "seq": rec.seq}
-                )
+                answered[(rec.seat, rec.client_id)] = ack_text(rec.client_id, rec.seq)
             if rec.seq <= record.match_start_seq:
                 continue
             before = match
@@ -503,8 +507,7 @@ class RoomManager:
             last_move = step_list[0]
             events.extend((rec.seq, dumps(e)) for e in step_list)
             seq = rec.seq
-        while len(answered) > MAX_REMEMBERED_IDS:
-            answered.popitem(last=False)
+        forget_oldest(answered)
         return Room(record, match, seq, events, last_move, answered, self)
 
     # -- HTTP API ----------------------------------------------------------------------
