@@ -76,6 +76,11 @@ def forget_oldest(answered: OrderedDict[tuple[int, str], str]) -> None:
         answered.popitem(last=False)
 
 
+def rematch_event(match_no: int) -> str:
+    """The event that opens match ``match_no`` (2 and up), as JSON text."""
+    return dumps({"kind": "rematch", "match": match_no})
+
+
 def step_events(step: Step, seat: int, before: Match, after: Match) -> list[dict[str, Any]]:
     """The events of one move, in order (docs/protocol.md, "Event E")."""
     events: list[dict[str, Any]] = [{
@@ -393,10 +398,10 @@ class Room:
             self.status = "playing"
             self.match = Match.new(seed)
             self.rematch_wanted = [False, False]
-            event = {"kind": "rematch", "match": self.match_no}
-            self.events = [(start, dumps(event))]
+            event = rematch_event(self.match_no)
+            self.events = [(start, event)]
             self.last_move = None
-            self._broadcast_events(start, [dumps(event)])
+            self._broadcast_events(start, [event])
         self._kick_computer()
 
     async def friend_joined(self, name: str) -> None:
@@ -492,8 +497,7 @@ class RoomManager:
         events: list[tuple[int, str]] = []
         last_move: dict[str, Any] | None = None
         if record.match_no > 1:
-            events.append((record.match_start_seq,
-                           dumps({"kind": "rematch", "match": record.match_no})))
+            events.append((record.match_start_seq, rematch_event(record.match_no)))
         match = Match.new(record.seed)
         seq = record.match_start_seq
         for rec in records:
