@@ -190,17 +190,23 @@ class Room:
             "grace_ends_at": grace, "takeover": state.takeover,
         }
 
+    def _listening(self, seat: int) -> bool:
+        """A person's connection is open on ``seat``: only then is a message (and its view,
+        with its hints) worth building."""
+        return self.seats[seat].kind == "person" and self.manager.hub.listening(self.id, seat)
+
     def _send(self, seat: int, message: dict[str, Any]) -> None:
-        if self.seats[seat].kind == "person":
+        if self._listening(seat):
             self.manager.hub.publish(self.id, seat, dumps(message))
 
     def _send_state(self) -> None:
         for seat in (0, 1):
-            self._send(seat, {"type": "state", "seq": self.seq, "view": self.view_for(seat)})
+            if self._listening(seat):
+                self._send(seat, {"type": "state", "seq": self.seq, "view": self.view_for(seat)})
 
     def _broadcast_events(self, seq: int, events: list[str]) -> None:
         for seat in (0, 1):
-            if self.seats[seat].kind != "person" or not self.manager.hub.listening(self.id, seat):
+            if not self._listening(seat):
                 continue
             view = dumps(self.view_for(seat))  # once, even when a move has several events
             for event in events:
