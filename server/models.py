@@ -20,6 +20,17 @@ from sqlalchemy import (
 
 metadata = MetaData()
 
+
+def _room_id(*, primary_key: bool = False) -> Column[str]:
+    """The owning room of a row (seats, moves, finished matches, rejoin codes)."""
+    return Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=primary_key,
+                  nullable=False)
+
+
+def _serial_id() -> Column[int]:
+    return Column("id", Integer, primary_key=True, autoincrement=True)
+
+
 rooms = Table(
     "rooms",
     metadata,
@@ -40,7 +51,7 @@ rooms = Table(
 seats = Table(
     "seats",
     metadata,
-    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    _room_id(primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("token_hash", String(64), nullable=False, unique=True),
 )
@@ -48,7 +59,7 @@ seats = Table(
 moves = Table(
     "moves",
     metadata,
-    Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=True),
+    _room_id(primary_key=True),
     Column("seq", Integer, primary_key=True),
     Column("match_no", Integer, nullable=False),
     Column("seat", Integer, nullable=False),
@@ -60,8 +71,8 @@ moves = Table(
 finished_matches = Table(
     "finished_matches",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("room_id", String(32), ForeignKey("rooms.id"), nullable=False),
+    _serial_id(),
+    _room_id(),
     Column("match_no", Integer, nullable=False),
     Column("seed", String(64), nullable=False),
     Column("winner", Integer, nullable=True),
@@ -76,8 +87,8 @@ finished_matches = Table(
 rejoin_codes = Table(
     "rejoin_codes",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("room_id", String(32), ForeignKey("rooms.id"), nullable=False),
+    _serial_id(),
+    _room_id(),
     Column("seat", Integer, nullable=False),
     Column("short_hash", String(64), nullable=False, unique=True),
     Column("long_hash", String(64), nullable=False, unique=True),
