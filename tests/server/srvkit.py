@@ -230,47 +230,41 @@ def _check(client: Client, start: int, stop: Any) -> dict[str, Any] | None:
     return None
 
 
-async def play_until(client: Client, stop: Any, limit: int = 3000) -> dict[str, Any]:
-    """Plays the client's turns (``pick_move``) against the computer until a received
-    message satisfies ``stop``."""
+async def _play(watched: Client, players: tuple[Client, ...], stop: Any,
+                limit: int) -> dict[str, Any]:
+    """``players`` play their turns (``pick_move``) until a message to ``watched`` satisfies
+    ``stop``. After each move, waits until the other players saw it."""
     checked = 0
     for _ in range(limit):
-        found = _check(client, checked, stop)
+        found = _check(watched, checked, stop)
         if found is not None:
             return found
-        checked = len(client.log)
-        if my_turn(client.view):
-            view = client.view
-            assert view is not None
-            answer = await client.move(pick_move(view))
-            assert answer["type"] == "ack", answer
-        else:
-            await client.recv()
-    raise AssertionError("the game did not get there")
-
-
-async def play_two(a: Client, b: Client, stop: Any, limit: int = 3000) -> dict[str, Any]:
-    """Two people (seat 0 ``a``, seat 1 ``b``) play until a message to ``a`` satisfies
-    ``stop``. After each move, waits until the other player saw it."""
-    checked = 0
-    for _ in range(limit):
-        found = _check(a, checked, stop)
-        if found is not None:
-            return found
-        checked = len(a.log)
-        mover = a if my_turn(a.view) else b if my_turn(b.view) else None
-        if mover is None:  # e.g. the last events of a move are still on their way
-            await a.recv()
+        checked = len(watched.log)
+        mover = next((p for p in players if my_turn(p.view)), None)
+        if mover is None:  # e.g. the computer's move or a move's last events on their way
+            await watched.recv()
             continue
-        other = b if mover is a else a
         view = mover.view
         assert view is not None
         answer = await mover.move(pick_move(view))
         assert answer["type"] == "ack", answer
         seq = answer["seq"]
-        if other.seq < seq:
-            await other.recv_until(lambda m, s=seq: "view" in m and m["view"]["seq"] >= s)
+        for other in players:
+            if other is not mover and other.seq < seq:
+                await other.recv_until(lambda m, s=seq: "view" in m and m["view"]["seq"] >= s)
     raise AssertionError("the game did not get there")
+
+
+async def play_until(client: Client, stop: Any, limit: int = 3000) -> dict[str, Any]:
+    """Plays the client's turns against the computer until a received message satisfies
+    ``stop``."""
+    return await _play(client, (client,), stop, limit)
+
+
+async def play_two(a: Client, b: Client, stop: Any, limit: int = 3000) -> dict[str, Any]:
+    """Two people (seat 0 ``a``, seat 1 ``b``) play until a message to ``a`` satisfies
+    ``stop``."""
+    return await _play(a, (a, b), stop, limit)
 
 
 async def saw(client: Client, pred: Any, timeout: float = TIMEOUT) -> dict[str, Any]:
