@@ -410,13 +410,13 @@ class Room:
             self._broadcast_events(start, [event])
         self._kick_computer()
 
-    async def friend_joined(self, name: str) -> None:
-        async with self.lock:
-            self.names[1] = name
-            self.status = "playing"
-            self.invite = None
-            self._send_state()
-            self._send(0, self.presence(1))
+    def friend_joined(self, name: str) -> None:
+        """Seat 1 was stored as taken. Call with the lock held."""
+        self.names[1] = name
+        self.status = "playing"
+        self.invite = None
+        self._send_state()
+        self._send(0, self.presence(1))
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -555,10 +555,9 @@ class RoomManager:
         if room is None:
             raise ApiError(404, "invite_unknown")
         async with room.lock:  # the room's owner serialises joins too
-            joined = await self.storage.join(room_id, name1, hash_secret(token))
-        if not joined:
-            raise ApiError(409, "room_full")
-        await room.friend_joined(name1)
+            if not await self.storage.join(room_id, name1, hash_secret(token)):
+                raise ApiError(409, "room_full")
+            room.friend_joined(name1)  # before the new token's hello can attach
         return {"room": room_id, "seat": 1, "token": token}
 
     async def authenticate(self, token: str) -> tuple[Room, int]:
