@@ -181,11 +181,13 @@ async def qr_svg(request: Request) -> Response:
     text = request.query_params.get("text", "")
     host = request.headers.get("host", "")
     scheme = request.url.scheme
-    if text.startswith("/") and not text.startswith("//") and len(text) <= 300:
+    if len(text) > 300:
+        raise ApiError(400, "bad_qr_text")
+    if text.startswith("/") and not text.startswith("//"):
         url = f"{scheme}://{host}{text}"
     else:
         parts = urlsplit(text)
-        if parts.scheme not in ("http", "https") or parts.netloc != host or len(text) > 300:
+        if parts.scheme not in ("http", "https") or parts.netloc != host:
             raise ApiError(400, "bad_qr_text")
         url = text
     buffer = io.BytesIO()
