@@ -62,6 +62,12 @@ export function capitalize(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
+/** Whether the keyboard focus has fallen back to the page itself. */
+export function focusLost() {
+  const active = document.activeElement;
+  return !active || active === document.body;
+}
+
 /** Opens a modal <dialog>; returns it. `onClose` runs once when it closes. */
 export function openDialog({ title, body, className = "", onClose = null, closeLabel = "Cerrar" }) {
   const heading = h("h2", { id: "dlg-title-" + Math.random().toString(36).slice(2) }, title);
@@ -73,8 +79,14 @@ export function openDialog({ title, body, className = "", onClose = null, closeL
         onclick: () => dialog.close() }, "✕") : null),
     h("div", { class: "dialog-body" }, body),
   );
+  // the browser gives focus back to the opener, unless it was redrawn while the dialog was
+  // open: then find its successor by data-focus-key
+  const openerKey = document.activeElement?.dataset?.focusKey;
   dialog.addEventListener("close", () => {
     dialog.remove();
+    if (openerKey && focusLost()) {
+      document.querySelector(`[data-focus-key="${openerKey}"]`)?.focus();
+    }
     if (onClose) onClose();
   });
   document.body.append(dialog);

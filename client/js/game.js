@@ -8,7 +8,7 @@ import {
   pileName, pileTitle,
 } from "./cards.js";
 import { Connection } from "./connection.js";
-import { alertNow, announce, capitalize, h, openDialog, wait } from "./dom.js";
+import { alertNow, announce, capitalize, focusLost, h, openDialog, wait } from "./dom.js";
 import { SPEEDS, loadAnimMs, loadHints, saveAnimMs, saveHints, saveSession } from "./store.js";
 import { COMO_SE_JUEGA } from "./texts.js";
 
@@ -307,9 +307,15 @@ export class Game {
   }
 
   focusHandIfLost() {
-    const active = document.activeElement;
-    if (this.sheet || !this.myTurn() || (active && active !== document.body)) return;
+    if (this.sheet || !this.myTurn() || !focusLost()) return;
     this.root.querySelector(".hand .card")?.focus({ preventScroll: true });
+  }
+
+  /** After a dialog closed with nowhere to put the focus: the hand on my turn, else the Menú. */
+  refocus() {
+    if (this.stopped) return;
+    this.focusHandIfLost();
+    if (focusLost()) this.root.querySelector('[data-focus-key="menu"]')?.focus({ preventScroll: true });
   }
 
   async apply({ event, view }) {
@@ -988,6 +994,7 @@ export class Game {
     const dialog = openDialog({
       title: "Menú",
       className: "menu",
+      onClose: () => this.refocus(),
       body: h("div", { class: "menu-list" },
         hintsButton,
         h("p", { class: "small" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
@@ -1005,12 +1012,13 @@ export class Game {
   }
 
   openHelp() {
-    openDialog({ title: "Cómo se juega", className: "help", body: h("div", { class: "prose", html: COMO_SE_JUEGA }) });
+    openDialog({ title: "Cómo se juega", className: "help", body: h("div", { class: "prose", html: COMO_SE_JUEGA }),
+      onClose: () => this.refocus() });
   }
 
   async openMoveDevice() {
     const body = h("div", { class: "move-device" }, h("p", {}, "Pidiendo un código…"));
-    openDialog({ title: "Seguir en otro dispositivo", className: "move", body });
+    openDialog({ title: "Seguir en otro dispositivo", className: "move", body, onClose: () => this.refocus() });
     try {
       const data = await newRejoinCode(this.session.token);
       const url = new URL(data.url, window.location.origin).href;
@@ -1122,6 +1130,7 @@ export class Game {
       onClose: () => {
         this.sheet = null;
         this.render();
+        this.refocus();
         this.pump();
       },
     });

@@ -233,6 +233,8 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     assert me.page.locator("dialog.menu [role=switch]").get_attribute("aria-checked") == "false"
     me.page.keyboard.press("Escape")
     assert me.page.locator(".hand .card.can-capture").count() == 0
+    # the Menú button was redrawn while the Menú was open: focus comes back to the new one
+    me.page.wait_for_function("() => document.activeElement.dataset.focusKey === 'menu'")
     me.page.reload()
     me.wait_my_turn()
     assert me.page.locator(".hand .card.can-capture").count() == 0
