@@ -10,6 +10,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy.engine import Connection
 
+from server.config import Settings
 from server.models import metadata
 from server.storage import make_engine
 
@@ -20,7 +21,7 @@ if config.config_file_name is not None and config.attributes.get("configure_logg
 URL = (
     config.get_main_option("sqlalchemy.url")
     or os.environ.get("DATABASE_URL")
-    or "sqlite+aiosqlite:///./casino.db"
+    or Settings.database_url
 )
 
 

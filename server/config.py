@@ -5,18 +5,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _float(env: dict[str, str], name: str, default: float) -> float:
-    raw = env.get(name)
-    return float(raw) if raw not in (None, "") else default
+N = TypeVar("N", int, float)
 
 
-def _int(env: dict[str, str], name: str, default: int) -> int:
+def _number(env: dict[str, str], name: str, default: N) -> N:
+    """``env[name]`` read as the default's type (int or float); unset or empty: the default."""
     raw = env.get(name)
-    return int(raw) if raw not in (None, "") else default
+    return type(default)(raw) if raw else default
 
 
 @dataclass(frozen=True)
@@ -53,19 +53,19 @@ class Settings:
         return cls(
             database_url=e.get("DATABASE_URL", cls.database_url),
             host=e.get("HOST", cls.host),
-            port=_int(e, "PORT", cls.port),
-            computer_delay=_float(e, "COMPUTER_DELAY", cls.computer_delay),
-            grace_seconds=_float(e, "GRACE_SECONDS", cls.grace_seconds),
+            port=_number(e, "PORT", cls.port),
+            computer_delay=_number(e, "COMPUTER_DELAY", cls.computer_delay),
+            grace_seconds=_number(e, "GRACE_SECONDS", cls.grace_seconds),
             allowed_origins=origins,
-            rejoin_ttl=_int(e, "REJOIN_TTL", cls.rejoin_ttl),
-            room_idle=_float(e, "ROOM_IDLE", cls.room_idle),
-            ws_rate=_float(e, "WS_RATE", cls.ws_rate),
-            ws_burst=_int(e, "WS_BURST", cls.ws_burst),
-            ws_flood_close=_int(e, "WS_FLOOD_CLOSE", cls.ws_flood_close),
-            ws_queue=_int(e, "WS_QUEUE", cls.ws_queue),
-            hello_timeout=_float(e, "HELLO_TIMEOUT", cls.hello_timeout),
-            rate_rooms_per_min=_int(e, "RATE_ROOMS_PER_MIN", cls.rate_rooms_per_min),
-            rate_join_per_min=_int(e, "RATE_JOIN_PER_MIN", cls.rate_join_per_min),
+            rejoin_ttl=_number(e, "REJOIN_TTL", cls.rejoin_ttl),
+            room_idle=_number(e, "ROOM_IDLE", cls.room_idle),
+            ws_rate=_number(e, "WS_RATE", cls.ws_rate),
+            ws_burst=_number(e, "WS_BURST", cls.ws_burst),
+            ws_flood_close=_number(e, "WS_FLOOD_CLOSE", cls.ws_flood_close),
+            ws_queue=_number(e, "WS_QUEUE", cls.ws_queue),
+            hello_timeout=_number(e, "HELLO_TIMEOUT", cls.hello_timeout),
+            rate_rooms_per_min=_number(e, "RATE_ROOMS_PER_MIN", cls.rate_rooms_per_min),
+            rate_join_per_min=_number(e, "RATE_JOIN_PER_MIN", cls.rate_join_per_min),
             sqlite_synchronous=sync,
-            client_dir=Path(e.get("CLIENT_DIR", str(ROOT / "client"))),
+            client_dir=Path(e["CLIENT_DIR"]) if "CLIENT_DIR" in e else cls.client_dir,
         )
