@@ -147,16 +147,18 @@ class SqlStorage:
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self._conn: AsyncConnection | None = None
+        self._closing = False
 
     @classmethod
     def from_url(cls, url: str, sqlite_synchronous: str = "FULL") -> SqlStorage:
         return cls(make_engine(url, sqlite_synchronous))
 
     async def close(self) -> None:
-        if self._writer is not None:
-            while self._jobs or self._moves:
-                await asyncio.sleep(0.01)
-            self._writer.cancel()
+        """Lets the writer commit everything queued (the batch in flight too), then closes."""
+        self._closing = True
+        if self._writer is not None and not self._writer.done():
+            self._wake.set()
+            await self._writer
         await self._drop_writer_connection()
         await self.engine.dispose()
 
@@ -181,6 +183,8 @@ class SqlStorage:
                 moves_batch, self._moves = self._moves[:MAX_BATCH], self._moves[MAX_BATCH:]
                 jobs, self._jobs = self._jobs[:MAX_BATCH], self._jobs[MAX_BATCH:]
                 await self._commit_batch(moves_batch, jobs)
+            if self._closing:
+                return
 
     async def _commit_batch(
         self, moves_batch: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]],

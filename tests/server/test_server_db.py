@@ -107,3 +107,21 @@ async def test_room_is_rebuilt_from_seed_and_move_log(storage: SqlStorage) -> No
     assert room.last_move is not None and room.last_move["move"] == moves[-1].to_json()
     if room.computer_task is not None:
         room.computer_task.cancel()
+
+
+async def test_close_commits_the_batch_in_flight(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'close.db'}"
+    await asyncio.to_thread(upgrade, url)
+    store = SqlStorage.from_url(url)
+    await store.create_room(record(), hash_secret("t0"))
+    writes = [asyncio.create_task(store.append_move("r1", MoveRecord(n, 1, 0, "{}", None)))
+              for n in range(1, 51)]
+    for _ in range(5):  # the writer takes the batch and starts its transaction
+        await asyncio.sleep(0)
+    await asyncio.wait_for(store.close(), 10)
+    assert all(w.done() and w.exception() is None for w in writes)
+    con = sqlite3.connect(tmp_path / "close.db")
+    try:
+        assert con.execute("select count(*) from moves").fetchone() == (50,)
+    finally:
+        con.close()
