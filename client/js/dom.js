@@ -31,27 +31,27 @@ function append(el, children) {
   }
 }
 
-let announceTimer = null;
+const speakTimers = {};
 
-/** Says `text` through the polite live region (moves, turns, connection). */
-export function announce(text) {
-  const region = document.getElementById("announcer");
+/** Puts `text` in the live region `id`, emptied first so a repeated text is said again. */
+function speak(id, text) {
+  const region = document.getElementById(id);
   if (!region) return;
-  clearTimeout(announceTimer);
+  clearTimeout(speakTimers[id]);
   region.textContent = "";
-  announceTimer = setTimeout(() => {
+  speakTimers[id] = setTimeout(() => {
     region.textContent = text;
   }, 30);
 }
 
+/** Says `text` through the polite live region (moves, turns, connection). */
+export function announce(text) {
+  speak("announcer", text);
+}
+
 /** Says `text` at once, interrupting (errors). */
 export function alertNow(text) {
-  const region = document.getElementById("alert");
-  if (!region) return;
-  region.textContent = "";
-  setTimeout(() => {
-    region.textContent = text;
-  }, 30);
+  speak("alert", text);
 }
 
 export function wait(ms) {

@@ -461,9 +461,7 @@ export class Game {
   selectCard(code) {
     if (this.ui.pending || this.animating) return;
     if (!this.myTurn()) {
-      this.ui.error = this.view?.status === "playing"
-        ? `Todavía no te toca: le toca a ${this.opponentName()}.` : null;
-      this.render();
+      this.notMyTurn();
       return;
     }
     if (this.ui.selected === code) {
@@ -478,16 +476,24 @@ export class Game {
     this.focusLater(this.ui.selected ? ".actions button:not([aria-disabled])" : null);
   }
 
+  /** A tap on a card while it is not my turn: say whose turn it is (nothing once it is over). */
+  notMyTurn() {
+    if (this.view?.status === "playing") {
+      this.showError(`Todavía no te toca: le toca a ${this.opponentName()}.`);
+    } else {
+      this.ui.error = null;
+      this.render();
+    }
+  }
+
   toggleTableItem(id) {
     if (this.ui.pending || this.animating) return;
     if (!this.myTurn()) {
-      this.ui.error = `Todavía no te toca: le toca a ${this.opponentName()}.`;
-      this.render();
+      this.notMyTurn();
       return;
     }
     if (!this.ui.selected) {
-      this.ui.error = "Primero toca una carta de tu mano; después, lo que quieres de la mesa.";
-      this.render();
+      this.showError("Primero toca una carta de tu mano; después, lo que quieres de la mesa.");
       return;
     }
     this.ui.error = null;
@@ -592,10 +598,7 @@ export class Game {
   }
 
   takeover(level) {
-    if (!this.conn.send({ type: "takeover", level })) {
-      this.ui.error = "No hay conexión ahora mismo.";
-      this.render();
-    }
+    if (!this.conn.send({ type: "takeover", level })) this.showError("No hay conexión ahora mismo.");
   }
 
   rematch() {
@@ -789,7 +792,7 @@ export class Game {
       table,
       last,
       turn,
-      this.ui.error ? h("p", { class: "error-line", role: "alert" }, this.ui.error) : null,
+      this.ui.error ? h("p", { class: "error-line" }, this.ui.error) : null,
       this.renderNotice(),
       hand,
     ].filter(Boolean));
