@@ -1084,7 +1084,7 @@ export class Game {
     if (r.swept && r.swept.length) {
       parts.push(h("p", { class: "small" },
         `Lo que quedó en la mesa (${r.swept.length === 1 ? "1 carta" : r.swept.length + " cartas"}) fue para ${
-          r.sweeper === me ? "ti" : this.opponentName()}, que fue el último en llevarse algo.`));
+          r.sweeper === me ? "ti, porque fuiste" : this.opponentName() + ", porque fue"} quien se llevó algo de último.`));
     }
     if (scoresBefore) {
       const late = [me, them].filter((seat) => scoresBefore[seat] >= 18);
