@@ -40,6 +40,12 @@ class Settings:
     # about survives a crash *and* a power cut; NORMAL survives a process crash only.
     sqlite_synchronous: str = "FULL"
     client_dir: Path = ROOT / "client"
+    log_level: str = "INFO"
+    # views are small and come at people's pace: compressing them costs more CPU than the
+    # bytes it saves (WS_DEFLATE=1 turns it on)
+    ws_deflate: bool = False
+    # the access log would record /r/<rejoin code> paths: off unless asked for (ACCESS_LOG=1)
+    access_log: bool = False
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -68,4 +74,7 @@ class Settings:
             rate_join_per_min=_number(e, "RATE_JOIN_PER_MIN", cls.rate_join_per_min),
             sqlite_synchronous=sync,
             client_dir=Path(e["CLIENT_DIR"]) if "CLIENT_DIR" in e else cls.client_dir,
+            log_level=e.get("LOG_LEVEL", cls.log_level).upper(),
+            ws_deflate=e.get("WS_DEFLATE", "") == "1",
+            access_log=e.get("ACCESS_LOG", "") == "1",
         )
