@@ -117,10 +117,8 @@ def _missing(name: str) -> ProtocolError:
     return ProtocolError("missing_field", f"Falta el dato «{name}» o no es válido.")
 
 
-def _int_field(data: dict[str, Any], name: str, *, optional: bool = False) -> int | None:
+def _int_field(data: dict[str, Any], name: str) -> int:
     value = data.get(name)
-    if value is None and optional:
-        return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**53:
         raise _missing(name)
     return value
@@ -143,24 +141,21 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError("bad_json")
     kind = data.get("type")
     if kind == "hello":
-        return Hello(_str_field(data, "token", MAX_TOKEN), _int_field(data, "since", optional=True))
+        token = _str_field(data, "token", MAX_TOKEN)
+        return Hello(token, None if data.get("since") is None else _int_field(data, "since"))
     if kind == "move":
-        raw_id = data.get("id")
-        move_id = raw_id if isinstance(raw_id, str) and 0 < len(raw_id) <= MAX_ID else None
-        if move_id is None:
-            raise _missing("id")
-        if "move" not in data:
-            raise ProtocolError("missing_field", "Falta el dato «move».", id=move_id)
-        try:
+        move_id = _str_field(data, "id", MAX_ID)
+        try:  # every error from here on answers this move: it carries its id
+            if "move" not in data:
+                raise ProtocolError("missing_field", "Falta el dato «move».")
             seq = _int_field(data, "seq")
+            try:
+                move = Move.from_json(data["move"])
+            except (NotationError, TypeError, ValueError):
+                raise ProtocolError("invalid_move") from None
         except ProtocolError as exc:
             exc.id = move_id
             raise
-        try:
-            move = Move.from_json(data["move"])
-        except (NotationError, TypeError, ValueError):
-            raise ProtocolError("invalid_move", id=move_id) from None
-        assert seq is not None
         return MoveMsg(move, seq, move_id)
     if kind == "takeover":
         level = data.get("level")
