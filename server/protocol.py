@@ -18,7 +18,7 @@ MESSAGES_ES: dict[str, str] = {
     "bad_json": "No entendimos ese mensaje.",
     "unknown_type": "No conocemos ese tipo de mensaje.",
     "missing_field": "Falta un dato en el mensaje.",
-    "hello_first": "Primero hay que saludar (hello).",
+    "hello_first": "Primero hay que entrar a la mesa.",
     "already_hello": "Ya estás conectado a esta mesa.",
     "bad_token": "Esa sesión ya no es válida.",
     "bad_origin": "Esta página no puede conectarse al juego.",
