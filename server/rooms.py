@@ -70,8 +70,11 @@ def ack_text(move_id: str, seq: int) -> str:
     return dumps({"type": "ack", "id": move_id, "seq": seq})
 
 
-def forget_oldest(answered: OrderedDict[tuple[int, str], str]) -> None:
-    """Keeps the last MAX_REMEMBERED_IDS answers to client move ids."""
+Answered = tuple[OrderedDict[str, str], OrderedDict[str, str]]  # per seat: move id -> answer
+
+
+def forget_oldest(answered: OrderedDict[str, str]) -> None:
+    """Keeps a seat's last MAX_REMEMBERED_IDS answers to client move ids."""
     while len(answered) > MAX_REMEMBERED_IDS:
         answered.popitem(last=False)
 
@@ -124,7 +127,7 @@ class Room:
     def __init__(
         self, record: RoomRecord, match: Match, seq: int,
         events: list[tuple[int, str]], last_move: dict[str, Any] | None,
-        answered: OrderedDict[tuple[int, str], str], manager: RoomManager,
+        answered: Answered, manager: RoomManager,
     ) -> None:
         self.id = record.id
         self.mode = record.mode
@@ -140,7 +143,7 @@ class Room:
         # histories are no work for the garbage collector
         self.events = events
         self.last_move = last_move  # the last move event of the current match
-        self.answered = answered  # (seat, client move id) -> the answer it got (JSON text)
+        self.answered = answered  # per seat: client move id -> the answer it got (JSON text)
         self.manager = manager
         self.lock = asyncio.Lock()
         self.rematch_wanted = [False, False]
@@ -269,10 +272,10 @@ class Room:
     async def submit(self, seat: int, move: Move, seq: int, move_id: str) -> str:
         """A person's move. Returns the answer for the sender (ack or error message, JSON
         text); the events have been sent to both seats before it returns."""
-        key = (seat, move_id)
+        answered = self.answered[seat]
         async with self.lock:
-            if key in self.answered:
-                return self.answered[key]
+            if move_id in answered:
+                return answered[move_id]
             try:
                 if self.status == "waiting":
                     raise ProtocolError("waiting_for_friend")
@@ -290,8 +293,8 @@ class Room:
             except ProtocolError as exc:
                 exc.id = move_id
                 answer = exc.to_text()
-            self.answered[key] = answer
-            forget_oldest(self.answered)
+            answered[move_id] = answer
+            forget_oldest(answered)
         self._kick_computer()
         return answer
 
@@ -499,7 +502,7 @@ class RoomManager:
         if record is None:
             return None
         records = await self.storage.load_moves(room_id, 0)
-        answered: OrderedDict[tuple[int, str], str] = OrderedDict()
+        answered: Answered = (OrderedDict(), OrderedDict())
         events: list[tuple[int, str]] = []
         last_move: dict[str, Any] | None = None
         if record.match_no > 1:
@@ -508,7 +511,7 @@ class RoomManager:
         seq = record.match_start_seq
         for rec in records:
             if rec.client_id is not None:
-                answered[(rec.seat, rec.client_id)] = ack_text(rec.client_id, rec.seq)
+                answered[rec.seat][rec.client_id] = ack_text(rec.client_id, rec.seq)
             if rec.seq <= record.match_start_seq:
                 continue
             before = match
@@ -517,7 +520,8 @@ class RoomManager:
             last_move = step_list[0]
             events.extend((rec.seq, dumps(e)) for e in step_list)
             seq = rec.seq
-        forget_oldest(answered)
+        for seat_answers in answered:
+            forget_oldest(seat_answers)
         return Room(record, match, seq, events, last_move, answered, self)
 
     # -- HTTP API ----------------------------------------------------------------------
