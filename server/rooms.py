@@ -134,7 +134,6 @@ class Room:
         self.seed = record.seed
         self.match_no = record.match_no
         self.match_start_seq = record.match_start_seq
-        self.status = record.status
         self.names: list[str | None] = list(record.names)
         self.invite = record.invite
         self.match = match
@@ -153,6 +152,14 @@ class Room:
         self.seats = [SeatState("person", left_at=now), SeatState("person", left_at=now)]
         if record.mode == "computer":
             self.seats[1] = SeatState("computer", level=record.level, connected=True)
+
+    @property
+    def status(self) -> str:
+        """``waiting`` (the friend has not joined), ``playing`` or ``finished``: derived, so
+        it cannot disagree with the names and the match (the database's copy is for queries)."""
+        if self.names[1] is None:
+            return "waiting"
+        return "finished" if self.match.finished else "playing"
 
     # -- what each seat sees ---------------------------------------------------------
 
@@ -322,8 +329,6 @@ class Room:
         texts = [dumps(e) for e in events]
         self.match = after
         self.seq = seq
-        if status is not None:
-            self.status = status
         self.last_move = events[0]
         self.events.extend((seq, text) for text in texts)
         self._broadcast_events(seq, texts)
@@ -404,7 +409,6 @@ class Room:
             self.match_no += 1
             self.match_start_seq = start
             self.seq = start
-            self.status = "playing"
             self.match = Match.new(seed)
             self.rematch_wanted = [False, False]
             event = rematch_event(self.match_no)
@@ -416,7 +420,6 @@ class Room:
     def friend_joined(self, name: str) -> None:
         """Seat 1 was stored as taken. Call with the lock held."""
         self.names[1] = name
-        self.status = "playing"
         self.invite = None
         self._send_state()
         self._send(0, self.presence(1))
