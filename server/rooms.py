@@ -258,10 +258,7 @@ class Room:
     async def detach(self, seat: int, sub: Subscriber) -> None:
         async with self.lock:
             if self.manager.hub.unsubscribe(self.id, seat, sub):
-                state = self.seats[seat]
-                state.connected = False
-                state.left_at = time.time()
-                self._send(1 - seat, self.presence(seat))
+                self._left(seat)
             # else: replaced by a newer connection or moved away: nothing changes
             if not any(self.manager.hub.listening(self.id, s) for s in (0, 1)):
                 self.manager.evict_later(self)
@@ -270,9 +267,14 @@ class Room:
         """The seat moved to another device (rejoin code): close the old connection."""
         async with self.lock:
             if self.manager.hub.disconnect(self.id, seat, SEAT_MOVED, CLOSE_SEAT_MOVED):
-                self.seats[seat].connected = False
-                self.seats[seat].left_at = time.time()
-                self._send(1 - seat, self.presence(seat))
+                self._left(seat)
+
+    def _left(self, seat: int) -> None:
+        """The seat's connection is gone: its grace time starts; the other seat is told."""
+        state = self.seats[seat]
+        state.connected = False
+        state.left_at = time.time()
+        self._send(1 - seat, self.presence(seat))
 
     # -- moves -----------------------------------------------------------------------
 
@@ -453,9 +455,7 @@ class RoomManager:
 
     def forget(self, room: Room) -> None:
         """Drops a room whose memory may not match the database, closing its sockets."""
-        if self.rooms.get(room.id) is room:
-            del self.rooms[room.id]
-        room.closed = True
+        self._drop(room)
         if room.computer_task is not None:
             room.computer_task.cancel()
         for seat in (0, 1):
@@ -477,10 +477,15 @@ class RoomManager:
             if busy or room.lock.locked():
                 self.evict_later(room)
                 return
-            del self.rooms[room.id]
-            room.closed = True
+            self._drop(room)
 
         loop.call_later(delay, evict)
+
+    def _drop(self, room: Room) -> None:
+        """This Room object no longer owns its room (the next visitor loads it afresh)."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        room.closed = True
 
     async def get(self, room_id: str) -> Room | None:
         room = self.rooms.get(room_id)
