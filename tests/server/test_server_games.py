@@ -295,4 +295,8 @@ async def test_friends_rematch_and_reload_in_the_second_match(server: ServerProc
     old = [m for m in a.log if m["type"] == "event" and m["seq"] > last_seq + 1
            and m["event"]["kind"] == "move"]
     assert [m["event"] for m in old] == [e["event"] for e in moves][: len(old)]
+    # further behind than the first match's end: too old, the view alone
+    behind, too_old = await Client.hello(server, a_room["token"], since=last_seq - 1)
+    assert too_old["events"] == [] and too_old["seq"] == welcome["seq"]
+    await behind.close()
     await again.close()
