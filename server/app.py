@@ -1,4 +1,4 @@
-"""The web app: ``create_app(settings)``. Every route is in ``ROUTES`` below, each pointing
+"""The web app: ``create_app(settings)``. Every route is in ``routes()`` below, each pointing
 at its handler in this module; the game logic itself is in ``rooms.py``.
 """
 
