@@ -20,11 +20,12 @@ from typing import Any
 
 from . import ai
 from .config import Settings
-from .engine import CATEGORY_NAMES_ES, IllegalMove, Match, Move, Step, hand_options
+from .engine import IllegalMove, Match, Move
 from .engine import view_for as engine_view_for
 from .fanout import Fanout, Subscriber
 from .protocol import CLOSE_SEAT_MOVED, CLOSE_SERVER_ERROR, ApiError, ProtocolError, dumps
 from .storage import FinishedMatch, MoveRecord, RejoinError, RoomRecord, Storage
+from .views import CATEGORIES_ES, options, step_events, tally
 
 log = logging.getLogger("server.rooms")
 
@@ -82,36 +83,6 @@ def forget_oldest(answered: OrderedDict[str, str]) -> None:
 def rematch_event(match_no: int) -> str:
     """The event that opens match ``match_no`` (2 and up), as JSON text."""
     return dumps({"kind": "rematch", "match": match_no})
-
-
-def step_events(step: Step, seat: int, before: Match, after: Match) -> list[dict[str, Any]]:
-    """The events of one move, in order (docs/protocol.md, "Event E")."""
-    events: list[dict[str, Any]] = [{
-        "kind": "move", "seat": seat, "move": step.move.to_json(),
-        "taken": [c.code for c in step.taken], "limpia": step.limpia,
-    }]
-    if step.dealt:
-        events.append({"kind": "deal"})
-    if step.result is not None:
-        events.append({
-            "kind": "hand_end", "hand_number": before.hand_number,
-            "result": {
-                "points": [list(step.result.points[0]), list(step.result.points[1])],
-                "categories": list(CATEGORY_NAMES_ES),
-                "scores": list(step.result.scores), "winner": step.result.winner,
-                "swept": [c.code for c in step.swept], "sweeper": step.sweeper,
-            },
-        })
-        if after.finished:
-            events.append(
-                {"kind": "match_end", "winner": after.winner, "scores": list(after.scores)}
-            )
-        else:
-            events.append({
-                "kind": "new_hand", "hand_number": after.hand_number,
-                "dealer": after.position.dealer,
-            })
-    return events
 
 
 @dataclass
@@ -186,9 +157,27 @@ class Room:
             },
             "rematch": list(self.rematch_wanted),
             "invite": self.invite if seat == 0 and self.status == "waiting" else None,
-            "options": [o.to_json() for o in hand_options(position)] if my_turn else [],
+            "options": options(position) if my_turn else [],
+            "presence": [self.presence_state(0), self.presence_state(1)],
+            "tally": [tally(position.captured[0]), tally(position.captured[1])],
+            "categories": CATEGORIES_ES,
         })
         return view
+
+    def presence_state(self, seat: int) -> dict[str, Any]:
+        """The seat's presence as one state (docs/protocol.md, "Presence P")."""
+        state = self.seats[seat]
+        level = state.level if state.kind == "computer" else state.takeover
+        if level is not None:
+            return {"state": "computer", "grace_left": None, "level": level}
+        if state.connected:
+            return {"state": "here", "grace_left": None, "level": None}
+        grace_left = None
+        if state.left_at is not None:
+            grace_left = max(0.0, state.left_at + self.manager.settings.grace_seconds
+                             - time.time())
+        kind = "arriving" if self.names[seat] is None else "away"
+        return {"state": kind, "grace_left": grace_left, "level": None}
 
     def presence(self, seat: int) -> dict[str, Any]:
         state = self.seats[seat]
@@ -198,6 +187,7 @@ class Room:
         return {
             "type": "presence", "seat": seat, "connected": state.connected,
             "grace_ends_at": grace, "takeover": state.takeover,
+            "presence": self.presence_state(seat),
         }
 
     def _listening(self, seat: int) -> bool:

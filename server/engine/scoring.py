@@ -26,6 +26,9 @@ class HandResult:
     points: tuple[tuple[int, ...], tuple[int, ...]]
     scores: tuple[int, int]
     winner: int | None
+    # the part of ``points`` that entered the match score: all of it, unless someone reached
+    # 21 during the count (then what came after that moment is not counted)
+    counted: tuple[tuple[int, ...], tuple[int, ...]] = ((0,) * 6, (0,) * 6)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,9 +78,11 @@ def score_hand(position: Position) -> HandResult:
         award(1, 5, -difference)
 
     scores = list(start)
+    counted = [[0] * 6, [0] * 6]
     winner: int | None = None
-    for player, _category, amount in awards:
+    for player, category, amount in awards:
         scores[player] += amount
+        counted[player][category] += amount
         if scores[player] >= TARGET:
             winner = player
             break
@@ -85,4 +90,5 @@ def score_hand(position: Position) -> HandResult:
         points=(tuple(points[0]), tuple(points[1])),
         scores=(scores[0], scores[1]),
         winner=winner,
+        counted=(tuple(counted[0]), tuple(counted[1])),
     )
