@@ -148,6 +148,8 @@ async def bot(url: str, token: str, stats: Stats, pace: bool, rng: random.Random
                     ready.set()
                 if "view" in msg:
                     view = msg["view"]
+                if kind == "events" and "id" in msg:  # one frame per change: the ack too
+                    kind = "ack"
                 if kind == "ack":
                     start = sent.pop(msg["id"], None)
                     if start is not None:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
 
 import uvicorn
 
 from .app import create_app
 from .config import Settings
+from .storage import SecondProcess, lock_sqlite_file
 
 WS_MAX_SIZE = 4096  # bytes per incoming websocket frame; bigger ones close the socket (1009)
 
@@ -21,6 +23,11 @@ def main() -> None:
     # Fewer collections of young objects: each view and message makes many short-lived
     # dicts, and every full pass walks all live rooms' and sockets' objects.
     gc.set_threshold(10_000, 20, 20)
+    try:
+        lock_sqlite_file(settings.database_url)
+    except SecondProcess as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(1)
     app = create_app(settings)
     uvicorn.run(
         app,

@@ -1,5 +1,7 @@
 """The web app: ``create_app(settings)``. Every route is in ``routes()`` below, each pointing
-at its handler in this module; the game logic itself is in ``rooms.py``.
+at its handler in this module: the HTTP API calls the use cases of ``lobby.py`` and picks
+the status (``STATUS``); the websocket's messages go to ``dispatch``, which hands each to
+its room's actor (``rooms.py``).
 """
 
 from __future__ import annotations
@@ -8,12 +10,13 @@ import asyncio
 import contextlib
 import gc
 import io
-import json
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, assert_never
 from urllib.parse import urlsplit
 
 import segno
@@ -26,34 +29,59 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import Settings
-from .fanout import LocalHub
+from .fanout import Fanout, LocalHub
+from .lobby import Lobby, hash_secret
 from .migrate import upgrade
 from .protocol import (
+    CLOSE_NORMAL,
     CLOSE_POLICY,
     CLOSE_SERVER_ERROR,
     ApiError,
+    ClientMessage,
     Hello,
     MoveMsg,
     Ping,
+    Pong,
     ProtocolError,
     Rematch,
     Takeover,
+    encode,
+    loads,
+    message_id,
     parse_client,
 )
-from .rooms import Room, RoomManager
-from .storage import SqlStorage
+from .rooms import Attach, Detach, RematchCmd, RoomRegistry, Submit, TakeoverCmd
+from .storage import SqlStorage, lock_sqlite_file
 
 log = logging.getLogger("server.app")
 
 MAX_BODY = 4096
 
+# the HTTP status of each API error code (the use cases say what happened; this says how
+# HTTP puts it)
+STATUS = {
+    "bad_request": 400, "bad_mode": 400, "bad_level": 400, "bad_name": 400, "bad_key": 400,
+    "bad_qr_text": 400, "bad_token": 401, "bad_origin": 403, "invite_unknown": 404,
+    "room_unknown": 404, "code_unknown": 404, "not_found": 404, "room_full": 409,
+    "code_expired": 410, "code_used": 410, "rate_limited": 429, "server_error": 500,
+}
+
+
+def status_of(error: ApiError) -> int:
+    return error.status or STATUS.get(error.code, 400)
+
 
 # -- shared helpers ------------------------------------------------------------------------
 
 
-def manager_of(request: Request | WebSocket) -> RoomManager:
-    manager: RoomManager = request.app.state.manager
-    return manager
+def lobby_of(request: Request | WebSocket) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def registry_of(request: Request | WebSocket) -> RoomRegistry:
+    registry: RoomRegistry = request.app.state.registry
+    return registry
 
 
 def settings_of(request: Request | WebSocket) -> Settings:
@@ -97,24 +125,24 @@ class SlidingLimit:
 def limited(request: Request, name: str) -> None:
     limit: SlidingLimit = getattr(request.app.state, name)
     if not limit.allow(request.client.host if request.client else "?"):
-        raise ApiError(429, "rate_limited", "Demasiados intentos. Espera un momento.")
+        raise ApiError("rate_limited", "Demasiados intentos. Espera un momento.")
 
 
 async def read_json(request: Request) -> dict[str, Any]:
     if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
                           settings_of(request)):
-        raise ApiError(403, "bad_origin")
+        raise ApiError("bad_origin")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise ApiError(413, "bad_request")
+            raise ApiError("bad_request", status=413)
     try:
-        data = json.loads(body)
+        data = loads(body)  # invalid UTF-8, lone surrogates, deep nesting: a ValueError
     except ValueError:
-        raise ApiError(400, "bad_request") from None
+        raise ApiError("bad_request") from None
     if not isinstance(data, dict):
-        raise ApiError(400, "bad_request")
+        raise ApiError("bad_request")
     return data
 
 
@@ -128,10 +156,13 @@ def api(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ApiError as exc:
-            return JSONResponse(exc.body(), status_code=exc.status)
+            return JSONResponse(exc.body(), status_code=status_of(exc))
+        except ProtocolError as exc:  # from a room (e.g. it stopped under the request)
+            error = ApiError(exc.code)
+            return JSONResponse(error.body(), status_code=status_of(error))
         except Exception:
             log.exception("error in %s", handler.__name__)
-            return JSONResponse(ApiError(500, "server_error").body(), status_code=500)
+            return JSONResponse(ApiError("server_error").body(), status_code=500)
 
     wrapped.__name__ = handler.__name__
     return wrapped
@@ -144,8 +175,8 @@ def api(handler: Handler) -> Handler:
 async def create_room(request: Request) -> Response:
     data = await read_json(request)
     limited(request, "rooms_limit")
-    answer = await manager_of(request).create(data.get("mode"), data.get("level"),
-                                              data.get("name"))
+    answer = await lobby_of(request).create(data.get("mode"), data.get("level"),
+                                            data.get("name"))
     return JSONResponse(answer, status_code=201)
 
 
@@ -153,19 +184,20 @@ async def create_room(request: Request) -> Response:
 async def join_room(request: Request) -> Response:
     data = await read_json(request)
     limited(request, "join_limit")
-    return JSONResponse(await manager_of(request).join(data.get("invite"), data.get("name")))
+    return JSONResponse(await lobby_of(request).join(data.get("invite"), data.get("name"),
+                                                     data.get("key")))
 
 
 @api
 async def room_summary(request: Request) -> Response:
-    return JSONResponse(await manager_of(request).summary(request.path_params["room"]))
+    return JSONResponse(await lobby_of(request).summary(request.path_params["room"]))
 
 
 @api
 async def create_rejoin_code(request: Request) -> Response:
     data = await read_json(request)
     limited(request, "join_limit")
-    answer = await manager_of(request).make_rejoin_code(data.get("token"))
+    answer = await lobby_of(request).make_rejoin_code(data.get("token"))
     return JSONResponse(answer, status_code=201)
 
 
@@ -173,7 +205,7 @@ async def create_rejoin_code(request: Request) -> Response:
 async def use_rejoin_code(request: Request) -> Response:
     data = await read_json(request)
     limited(request, "join_limit")
-    return JSONResponse(await manager_of(request).rejoin(data.get("code")))
+    return JSONResponse(await lobby_of(request).rejoin(data.get("code"), data.get("key")))
 
 
 @api
@@ -182,13 +214,13 @@ async def qr_svg(request: Request) -> Response:
     host = request.headers.get("host", "")
     scheme = request.url.scheme
     if len(text) > 300:
-        raise ApiError(400, "bad_qr_text")
+        raise ApiError("bad_qr_text")
     if text.startswith("/") and not text.startswith("//"):
         url = f"{scheme}://{host}{text}"
     else:
         parts = urlsplit(text)
         if parts.scheme not in ("http", "https") or parts.netloc != host:
-            raise ApiError(400, "bad_qr_text")
+            raise ApiError("bad_qr_text")
         url = text
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=6, border=2)
@@ -212,14 +244,14 @@ async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own errors (no such path or file, wrong method) in Spanish too: the
     API's error shape under /api/, a short page elsewhere."""
     assert isinstance(exc, HTTPException)
-    error = ApiError(exc.status_code, "not_found" if exc.status_code == 404 else "bad_request")
+    error = ApiError("not_found" if exc.status_code == 404 else "bad_request")
     if request.url.path.startswith("/api/"):
-        return JSONResponse(error.body(), status_code=error.status, headers=exc.headers)
-    return spanish_page(error.message, error.status, exc.headers)
+        return JSONResponse(error.body(), status_code=exc.status_code, headers=exc.headers)
+    return spanish_page(error.message, exc.status_code, exc.headers)
 
 
 async def healthz(request: Request) -> Response:
-    return JSONResponse({"ok": True, "rooms_in_memory": len(manager_of(request).rooms)})
+    return JSONResponse({"ok": True, "rooms_in_memory": len(registry_of(request).rooms)})
 
 
 # -- the websocket -------------------------------------------------------------------------
@@ -227,10 +259,11 @@ async def healthz(request: Request) -> Response:
 
 class Connection:
     """One websocket: a queue of frames to send and a writer task, so a slow phone never
-    holds up its room. ``deliver`` and ``close`` only queue (fanout.Subscriber)."""
+    holds up its room. ``deliver`` and ``close`` only queue (it is a ``fanout.Sink``)."""
 
     def __init__(self, websocket: WebSocket, max_queue: int) -> None:
         self.websocket = websocket
+        self.id = secrets.token_hex(8)
         self.max_queue = max_queue
         self.queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.closed = False
@@ -283,9 +316,18 @@ class TokenBucket:
         return False
 
 
+@dataclass
+class Seat:
+    """The room and seat a connection said hello to."""
+
+    room: str
+    seat: int
+
+
 async def websocket_endpoint(websocket: WebSocket) -> None:
     settings = settings_of(websocket)
-    manager = manager_of(websocket)
+    registry = registry_of(websocket)
+    hub: Fanout = websocket.app.state.hub
     await websocket.accept()
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
                           settings):
@@ -295,11 +337,10 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     conn = Connection(websocket, settings.ws_queue)
     writer = asyncio.create_task(conn.writer())
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
-    room: Room | None = None
-    seat = 0
+    seat: Seat | None = None
     try:
         while not conn.closed:
-            if room is None:  # a socket that never says hello does not stay open
+            if seat is None:  # a socket that never says hello does not stay open
                 try:
                     frame = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
                 except TimeoutError:
@@ -310,29 +351,25 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 break
-            if not bucket.allow():
-                conn.deliver(ProtocolError("rate_limited").to_text())
-                if bucket.refused >= settings.ws_flood_close:
-                    conn.close(CLOSE_POLICY)
-                continue
             text = frame.get("text")
             if text is None:
                 text = frame.get("bytes") or b""
+            if not bucket.allow():
+                conn.deliver(ProtocolError("rate_limited", id=message_id(text)).to_text())
+                if bucket.refused >= settings.ws_flood_close:
+                    conn.close(CLOSE_POLICY)
+                continue
             try:
                 message = parse_client(text)
-                if room is None:
-                    if not isinstance(message, Hello):
-                        raise ProtocolError("hello_first")
-                    found, found_seat = await manager.authenticate(message.token)
-                    await found.attach(found_seat, conn, message.since)
-                    room, seat = found, found_seat
+                if seat is None:
+                    seat = await hello(registry, hub, conn, message)
                 else:
-                    await dispatch(room, seat, conn, message)
+                    await dispatch(registry, seat, conn, message)
             except ProtocolError as exc:
                 conn.deliver(exc.to_text())
-                if exc.code == "bad_token":
+                if seat is None and exc.code in ("bad_token", "rate_limited"):
                     conn.close(CLOSE_POLICY)
-                elif exc.code == "server_error" and room is None:
+                elif seat is None and exc.code == "server_error":
                     conn.close(CLOSE_SERVER_ERROR)  # reconnecting finds the room afresh
             except Exception:
                 log.exception("error handling a websocket message")
@@ -340,25 +377,52 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        if room is not None:
-            await room.detach(seat, conn)
-        conn.close(1000)
+        if seat is not None:
+            hub.unregister(seat.room, seat.seat, conn.id)
+            with contextlib.suppress(Exception):
+                await registry.call(seat.room, Detach(seat.seat, conn.id))
+        conn.close(CLOSE_NORMAL)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
 
 
-async def dispatch(room: Room, seat: int, conn: Connection, message: object) -> None:
-    """One message from a seat that said hello."""
-    if isinstance(message, MoveMsg):
-        conn.deliver(await room.submit(seat, message.move, message.seq, message.id))
-    elif isinstance(message, Takeover):
-        await room.takeover(seat, message.level)
-    elif isinstance(message, Rematch):
-        await room.rematch(seat)
-    elif isinstance(message, Ping):
-        conn.deliver('{"type":"pong"}')
-    elif isinstance(message, Hello):
-        raise ProtocolError("already_hello")
+async def hello(registry: RoomRegistry, hub: Fanout, conn: Connection,
+                message: ClientMessage) -> Seat:
+    """The first message of a connection: whose seat it is."""
+    if not isinstance(message, Hello):
+        raise ProtocolError("hello_first")
+    found = await registry.deps.storage.seat_for_token(hash_secret(message.token))
+    if found is None:
+        raise ProtocolError("bad_token")
+    seat = Seat(*found)
+    hub.register(seat.room, seat.seat, conn.id, conn)
+    try:
+        if await registry.call(seat.room, Attach(seat.seat, conn.id, message.since)) is None:
+            raise ProtocolError("bad_token")
+    except BaseException:
+        hub.unregister(seat.room, seat.seat, conn.id)
+        raise
+    return seat
+
+
+async def dispatch(registry: RoomRegistry, seat: Seat, conn: Connection,
+                   message: ClientMessage) -> None:
+    """One message from a seat that said hello: each kind to its room command."""
+    match message:
+        case MoveMsg(move, seq, move_id):
+            answer = await registry.call(seat.room, Submit(seat.seat, move, seq, move_id))
+            if answer is not None:
+                conn.deliver(answer)
+        case Takeover(level):
+            await registry.call(seat.room, TakeoverCmd(seat.seat, level))
+        case Rematch():
+            await registry.call(seat.room, RematchCmd(seat.seat))
+        case Ping():
+            conn.deliver(encode(Pong()))
+        case Hello():
+            raise ProtocolError("already_hello")
+        case _:
+            assert_never(message)
 
 
 # -- the app -------------------------------------------------------------------------------
@@ -387,10 +451,13 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        lock_sqlite_file(settings.database_url)  # one process a SQLite file
         if migrate:
             await asyncio.to_thread(upgrade, settings.database_url)
         storage = SqlStorage.from_url(settings.database_url, settings.sqlite_synchronous)
-        app.state.manager = RoomManager(storage, LocalHub(), settings)
+        app.state.hub = LocalHub()
+        app.state.registry = registry = RoomRegistry(storage, app.state.hub, settings)
+        app.state.lobby = Lobby(registry)
         # Everything made so far (modules, classes, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which otherwise pause every
         # room for tens of milliseconds once there are thousands of sockets.
@@ -399,6 +466,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         try:
             yield
         finally:
+            await registry.stop_all()
             await storage.close()
 
     app = Starlette(routes=routes(settings), lifespan=lifespan,

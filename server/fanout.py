@@ -1,7 +1,9 @@
-"""Fan-out behind one small interface: who is listening to each seat of each room, and
-delivering text frames to them. ``LocalHub`` keeps it in this process; a Redis hub (pub/sub
-channel per room seat) would implement the same ``Fanout`` when there is more than one
-server process.
+"""Fan-out: frames from a room's owner to the connections of its seats, keyed by room, seat
+and connection id (strings, no object identity), so that a Redis implementation can sit
+behind the same interface when the owner and the socket live in different processes.
+
+The receiving side registers a ``Sink`` for each open connection it holds; the room
+publishes to ``(room, seat, connection id)``.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 
-class Subscriber(Protocol):
+class Sink(Protocol):
     """One open connection. Both methods return at once (they only queue)."""
 
     def deliver(self, text: str) -> None: ...
@@ -18,59 +20,40 @@ class Subscriber(Protocol):
 
 
 class Fanout(Protocol):
-    def subscribe(self, room_id: str, seat: int, sub: Subscriber) -> Subscriber | None:
-        """Makes ``sub`` the seat's connection; returns the one it replaced, if any."""
+    def register(self, room_id: str, seat: int, conn: str, sink: Sink) -> None:
+        """The connection ``conn`` of this process listens to the seat."""
         ...
 
-    def unsubscribe(self, room_id: str, seat: int, sub: Subscriber) -> bool:
-        """Removes ``sub`` if it is still the seat's connection (True then)."""
-        ...
+    def unregister(self, room_id: str, seat: int, conn: str) -> None: ...
 
-    def publish(self, room_id: str, seat: int, text: str) -> bool:
-        """Sends ``text`` to the seat's connection; False when nobody listens."""
-        ...
-
-    def listening(self, room_id: str, seat: int) -> bool: ...
-
-    def disconnect(self, room_id: str, seat: int, text: str, code: int) -> bool:
-        """Sends ``text`` to the seat's connection, closes it and forgets it."""
+    async def publish(self, room_id: str, seat: int, conn: str, text: str,
+                      close: int | None = None) -> None:
+        """Sends ``text`` to that connection (then closes it with ``close``, if given);
+        frames to one connection arrive in the order they were published. A connection
+        that is gone drops them."""
         ...
 
 
 class LocalHub:
-    """In-process ``Fanout``: one connection per room seat."""
+    """In-process ``Fanout``."""
 
     def __init__(self) -> None:
-        self._subs: dict[tuple[str, int], Subscriber] = {}
+        self._sinks: dict[tuple[str, int, str], Sink] = {}
 
-    def subscribe(self, room_id: str, seat: int, sub: Subscriber) -> Subscriber | None:
-        old = self._subs.get((room_id, seat))
-        self._subs[(room_id, seat)] = sub
-        return old if old is not sub else None
+    def register(self, room_id: str, seat: int, conn: str, sink: Sink) -> None:
+        self._sinks[(room_id, seat, conn)] = sink
 
-    def unsubscribe(self, room_id: str, seat: int, sub: Subscriber) -> bool:
-        if self._subs.get((room_id, seat)) is sub:
-            del self._subs[(room_id, seat)]
-            return True
-        return False
+    def unregister(self, room_id: str, seat: int, conn: str) -> None:
+        self._sinks.pop((room_id, seat, conn), None)
 
-    def publish(self, room_id: str, seat: int, text: str) -> bool:
-        sub = self._subs.get((room_id, seat))
-        if sub is None:
-            return False
-        sub.deliver(text)
-        return True
-
-    def listening(self, room_id: str, seat: int) -> bool:
-        return (room_id, seat) in self._subs
-
-    def disconnect(self, room_id: str, seat: int, text: str, code: int) -> bool:
-        sub = self._subs.pop((room_id, seat), None)
-        if sub is None:
-            return False
-        sub.deliver(text)
-        sub.close(code)
-        return True
+    async def publish(self, room_id: str, seat: int, conn: str, text: str,
+                      close: int | None = None) -> None:
+        sink = self._sinks.get((room_id, seat, conn))
+        if sink is None:
+            return
+        sink.deliver(text)
+        if close is not None:
+            sink.close(close)
 
     def __len__(self) -> int:
-        return len(self._subs)
+        return len(self._sinks)

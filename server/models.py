@@ -7,6 +7,7 @@ A room is its seed plus its move log: the position is never stored, it is replay
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Float,
     ForeignKey,
@@ -41,6 +42,10 @@ rooms = Table(
     Column("match_no", Integer, nullable=False, default=1),
     Column("match_start_seq", Integer, nullable=False, default=0),  # moves after it: this match
     Column("status", String(16), nullable=False),  # "waiting" | "playing" | "finished"
+    Column("seq", Integer, nullable=False, default=0),  # the room's last numbered event
+    # bumped by every write of the room; every write is conditional on the version it was
+    # decided from, so a stale copy of the room can never write
+    Column("version", Integer, nullable=False, default=0),
     Column("name0", String(40), nullable=False),
     Column("name1", String(40), nullable=True),
     Column("invite", String(16), nullable=True, unique=True),
@@ -54,6 +59,13 @@ seats = Table(
     _room_id(primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("token_hash", String(64), nullable=False, unique=True),
+    # "arriving" (not connected since joining) | "here" | "away"; ``since``: when it became
+    # so (the grace period counts from there)
+    Column("presence", String(16), nullable=False, default="arriving"),
+    Column("since", Float, nullable=True),
+    Column("takeover", String(16), nullable=True),  # the computer level playing it for now
+    Column("rematch", Boolean, nullable=False, default=False),  # asked for a rematch
+    Column("join_key_hash", String(64), nullable=True),  # the join request's retry key
 )
 
 moves = Table(
@@ -94,4 +106,13 @@ rejoin_codes = Table(
     Column("long_hash", String(64), nullable=False, unique=True),
     Column("expires_at", Float, nullable=False),
     Column("used_at", Float, nullable=True),
+    Column("key_hash", String(64), nullable=True),  # the rejoin request's retry key
+)
+
+# one row: the key that derives the tokens of retried joins and rejoins (HMAC)
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
 )

@@ -1,17 +1,23 @@
-"""The websocket protocol (docs/protocol.md): one closed set of typed client messages,
-parsed in one place (``parse_client``), and the errors sent back (code + Spanish message).
+"""The websocket protocol (docs/protocol.md), both directions, in one place.
+
+- Client → server: one closed set of typed messages (``ClientMessage``), read by
+  ``parse_client`` and nothing else. Every string is checked as text (type, length, valid
+  Unicode) before it reaches a room or the database.
+- Server → client: typed messages too (``ServerMessage``), written by ``encode`` and nothing
+  else. Events and views already encoded (a room keeps its history as text) travel as
+  ``orjson.Fragment`` and are not encoded again.
+- Errors: a code and the Spanish message a player reads (``MESSAGES_ES``).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from .ai import LEVELS
-from .engine import Move, NotationError
+from .engine import EngineError, Move
 
 # code -> Spanish message a player can read
 MESSAGES_ES: dict[str, str] = {
@@ -27,17 +33,19 @@ MESSAGES_ES: dict[str, str] = {
     "not_your_turn": "Todavía no es tu turno.",
     "stale": "La mesa cambió. Mira la jugada nueva.",
     "illegal": "Esa jugada no se permite.",
-    "waiting_for_friend": "Todavía falta tu primo.",
+    "waiting_for_friend": "Todavía falta tu amigo.",
     "match_over": "La partida ya terminó.",
     "not_over": "La partida todavía no ha terminado.",
-    "not_absent": "Tu primo está conectado.",
-    "too_early": "Dale un chance: tu primo todavía puede volver.",
+    "not_absent": "Tu amigo está conectado.",
+    "too_early": "Dale un chance: tu amigo todavía puede volver.",
     "bad_level": "Ese nivel no existe.",
     "server_error": "Algo salió mal. Intenta otra vez.",
+    "unavailable": "Se está reconectando el servidor. Intenta otra vez en un momento.",
     # HTTP
     "bad_request": "No entendimos esa petición.",
-    "bad_mode": "Escoge jugar contra la computadora o contra un primo.",
+    "bad_mode": "Escoge jugar contra la computadora o contra un amigo.",
     "bad_name": "Escribe un nombre de 1 a 20 letras.",
+    "bad_key": "No entendimos esa petición.",
     "invite_unknown": "No encontramos esa invitación. Revisa el enlace.",
     "room_full": "Esa mesa ya tiene dos jugadores.",
     "room_unknown": "No encontramos esa mesa.",
@@ -49,12 +57,14 @@ MESSAGES_ES: dict[str, str] = {
 }
 
 # websocket close codes (docs/protocol.md)
+CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_SERVER_ERROR = 1011
 CLOSE_SEAT_MOVED = 4000
 
 MAX_ID = 64
 MAX_TOKEN = 128
+MAX_SEQ = 2**53  # exclusive: what a JavaScript number holds exactly
 
 
 class ProtocolError(Exception):
@@ -70,16 +80,60 @@ class ProtocolError(Exception):
         self.id = id
         self.reason = reason
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
-        if self.id is not None:
-            data["id"] = self.id
-        if self.reason is not None:
-            data["reason"] = self.reason
-        return data
+    def to_message(self) -> Error:
+        return Error(self.code, self.message, self.id, self.reason)
 
     def to_text(self) -> str:
-        return dumps(self.to_json())
+        return encode(self.to_message())
+
+
+class ApiError(ProtocolError):
+    """An HTTP API error: the same code + Spanish message. The web layer picks the status
+    from the code (``app.STATUS``) unless it set one itself (``status``)."""
+
+    def __init__(self, code: str, message: str | None = None, *,
+                 status: int | None = None) -> None:
+        super().__init__(code, message)
+        self.status = status
+
+    def body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+# -- text checks --------------------------------------------------------------------------
+
+
+def is_plain(value: str) -> bool:
+    """Printable ASCII without spaces: what tokens, codes, keys and move ids are made of."""
+    return value.isascii() and value.isprintable() and " " not in value
+
+
+def plain_field(data: dict[str, Any], name: str, max_len: int) -> str:
+    """A required string field of printable ASCII, 1..max_len characters."""
+    value = data.get(name)
+    if not isinstance(value, str) or not 0 < len(value) <= max_len or not is_plain(value):
+        raise _missing(name)
+    return value
+
+
+def _missing(name: str) -> ProtocolError:
+    return ProtocolError("missing_field", f"Falta el dato «{name}» o no es válido.")
+
+
+def _int_field(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < MAX_SEQ:
+        raise _missing(name)
+    return value
+
+
+def loads(text: str | bytes) -> Any:
+    """JSON text to values. Refuses invalid UTF-8, lone surrogates and nesting deeper than
+    orjson's limit (1024) with ``ValueError``, never with a crash."""
+    return orjson.loads(text)
+
+
+# -- client → server ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,45 +167,28 @@ class Ping:
 ClientMessage = Hello | MoveMsg | Takeover | Rematch | Ping
 
 
-def _missing(name: str) -> ProtocolError:
-    return ProtocolError("missing_field", f"Falta el dato «{name}» o no es válido.")
-
-
-def _int_field(data: dict[str, Any], name: str) -> int:
-    value = data.get(name)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**53:
-        raise _missing(name)
-    return value
-
-
-def _str_field(data: dict[str, Any], name: str, max_len: int) -> str:
-    value = data.get(name)
-    if not isinstance(value, str) or not 0 < len(value) <= max_len:
-        raise _missing(name)
-    return value
-
-
 def parse_client(text: str | bytes) -> ClientMessage:
-    """Reads one client frame; raises ProtocolError for anything not in the protocol."""
+    """Reads one client frame; raises ProtocolError for anything not in the protocol. An
+    error about a message that carries a valid ``id`` carries that id."""
     try:
-        data = json.loads(text)
-    except (ValueError, TypeError, RecursionError):
+        data = loads(text)
+    except (ValueError, TypeError):
         raise ProtocolError("bad_json") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json")
     kind = data.get("type")
     if kind == "hello":
-        token = _str_field(data, "token", MAX_TOKEN)
+        token = plain_field(data, "token", MAX_TOKEN)
         return Hello(token, None if data.get("since") is None else _int_field(data, "since"))
     if kind == "move":
-        move_id = _str_field(data, "id", MAX_ID)
+        move_id = plain_field(data, "id", MAX_ID)
         try:  # every error from here on answers this move: it carries its id
             if "move" not in data:
-                raise ProtocolError("missing_field", "Falta el dato «move».")
+                raise _missing("move")
             seq = _int_field(data, "seq")
             try:
                 move = Move.from_json(data["move"])
-            except (NotationError, TypeError, ValueError):
+            except (EngineError, TypeError, ValueError):
                 raise ProtocolError("invalid_move") from None
         except ProtocolError as exc:
             exc.id = move_id
@@ -161,9 +198,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         level = data.get("level")
         if level is None:
             raise _missing("level")
-        if level not in LEVELS:
+        if not isinstance(level, str) or level not in LEVELS:
             raise ProtocolError("bad_level")
-        return Takeover(str(level))
+        return Takeover(level)
     if kind == "rematch":
         return Rematch()
     if kind == "ping":
@@ -171,18 +208,135 @@ def parse_client(text: str | bytes) -> ClientMessage:
     raise ProtocolError("unknown_type")
 
 
-def dumps(message: dict[str, Any]) -> str:
+def message_id(text: str | bytes) -> str | None:
+    """The ``id`` of a frame that is refused before it is read (rate limit), if it has a
+    valid one: every answer to a message with an id carries it back."""
+    try:
+        data = loads(text)
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    try:
+        return plain_field(data, "id", MAX_ID)
+    except ProtocolError:
+        return None
+
+
+# -- server → client ----------------------------------------------------------------------
+
+Json = dict[str, Any]
+Raw = orjson.Fragment  # JSON text already encoded (an event of the room's history, a view)
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    room: str
+    seat: int
+    seq: int
+    view: Json
+    events: list[tuple[int, Raw]]  # (seq, event) after the client's ``since``
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """One change: the events of a move (or a rematch) with the seat's view after it; the
+    mover's copy carries its move ``id`` and is its acknowledgement."""
+
+    seq: int
+    events: list[Raw]
+    view: Json | Raw
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The answer to a move id already played (a retry)."""
+
+    id: str
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A view change that is not a move: a join, a takeover beginning or ending, a rematch
+    asked."""
+
+    seq: int
+    view: Json
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    seat: int
+    presence: Json
+    # the former fields, kept until the browser client reads ``presence`` alone
+    legacy: Json | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    code: str
+    message: str
+    id: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMoved:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    pass
+
+
+ServerMessage = Welcome | Events | Ack | State | Presence | Error | SeatMoved | Pong
+
+
+def _json(message: ServerMessage) -> Json:
+    match message:
+        case Welcome(room, seat, seq, view, events):
+            return {
+                "type": "welcome", "room": room, "seat": seat, "seq": seq, "view": view,
+                "events": [{"seq": n, "event": e} for n, e in events],
+            }
+        case Events(seq, events, view, move_id):
+            data: Json = {"type": "events", "seq": seq, "events": events, "view": view}
+            if move_id is not None:
+                data["id"] = move_id
+            return data
+        case Ack(move_id, seq):
+            return {"type": "ack", "id": move_id, "seq": seq}
+        case State(seq, view):
+            return {"type": "state", "seq": seq, "view": view}
+        case Presence(seat, presence, legacy):
+            return {"type": "presence", "seat": seat, "presence": presence, **(legacy or {})}
+        case Error(code, text, move_id, reason):
+            data = {"type": "error", "code": code, "message": text}
+            if move_id is not None:
+                data["id"] = move_id
+            if reason is not None:
+                data["reason"] = reason
+            return data
+        case SeatMoved():
+            return {"type": "seat_moved"}
+        case Pong():
+            return {"type": "pong"}
+
+
+def encode(message: ServerMessage) -> str:
+    """THE encoder of server messages: compact UTF-8 JSON text (orjson)."""
+    return dumps(_json(message))
+
+
+def dumps(value: Any) -> str:
     """Compact JSON text (UTF-8, not escaped): orjson, several times faster than ``json``
     on the hot path where every move sends each seat its view."""
-    return orjson.dumps(message).decode()
+    return orjson.dumps(value).decode()
 
 
-class ApiError(ProtocolError):
-    """An HTTP API error: status plus the same code + Spanish message shape."""
-
-    def __init__(self, status: int, code: str, message: str | None = None) -> None:
-        super().__init__(code, message)
-        self.status = status
-
-    def body(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message}}
+def raw(value: Any) -> Raw:
+    """``value`` encoded once, to be spliced into messages without encoding it again."""
+    return orjson.Fragment(orjson.dumps(value))

@@ -1,81 +1,71 @@
-"""Live rooms. Each ``Room`` is the one serialising owner of its match: every change goes
-through its asyncio lock, in this order: authenticate, check seat, turn and seq, apply with
-the engine, persist (commit), and only then tell each seat, with its own ``view_for(seat)``.
+"""Live rooms. Each ``Room`` is an actor: one task and one inbox of typed commands, handled
+one at a time, so nothing else needs a lock. A command is decided from the room's state,
+written to storage conditional on the version it was decided from, and only then told to
+the seats (each its own view, built by ``view_for``). Timers are commands the room posts
+to itself. A room asked to stop finishes its current command and stops.
 
-``RoomManager`` creates, loads (seed + move log -> ``Match.replay``) and finds rooms, and
-does what the HTTP API asks (create, join, rejoin codes).
+``RoomRegistry`` creates, loads (state + seed + move log), finds and stops rooms.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import secrets
 import time
-import unicodedata
-from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, assert_never
 
 from . import ai
 from .config import Settings
-from .engine import IllegalMove, Match, Move
+from .engine import IllegalMove, Match, Move, Position
 from .engine import view_for as engine_view_for
-from .fanout import Fanout, Subscriber
-from .protocol import CLOSE_SEAT_MOVED, CLOSE_SERVER_ERROR, ApiError, ProtocolError, dumps
-from .storage import FinishedMatch, MoveRecord, RejoinError, RoomRecord, Storage
+from .fanout import Fanout
+from .protocol import (
+    CLOSE_SEAT_MOVED,
+    CLOSE_SERVER_ERROR,
+    Ack,
+    Error,
+    Events,
+    Presence,
+    ProtocolError,
+    Raw,
+    SeatMoved,
+    ServerMessage,
+    State,
+    Welcome,
+    dumps,
+    encode,
+    raw,
+)
+from .state import RoomState, SeatState
+from .storage import (
+    FinishedMatch,
+    MoveRecord,
+    RejoinCode,
+    RejoinError,
+    RoomWrite,
+    StaleRoom,
+    Storage,
+)
 from .views import CATEGORIES_ES, options, step_events, tally
 
 log = logging.getLogger("server.rooms")
 
-CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
-INVITE_LEN = 8
-SHORT_CODE_LEN = 6
-MAX_NAME = 20
-COMPUTER_NAME = "Computadora"
-DEFAULT_NAMES = ("Jugador 1", "Jugador 2")
-MAX_REMEMBERED_IDS = 256
-SEAT_MOVED = '{"type":"seat_moved"}'
-
-
-def new_token() -> str:
-    """A seat token: 256 bits from ``secrets``. Only its hash is stored; never logged."""
-    return secrets.token_urlsafe(32)
-
-
-def hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def new_code(length: int) -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-
-
-def normalize_code(text: str) -> str:
-    return "".join(ch for ch in text.upper() if ch not in " -_\t")
-
-
-def clean_name(raw: object, seat: int) -> str:
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return DEFAULT_NAMES[seat]
-    if not isinstance(raw, str):
-        raise ApiError(400, "bad_name")
-    name = " ".join(raw.split())
-    if len(name) > MAX_NAME or any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ApiError(400, "bad_name")
-    return name
-
-
-def ack_text(move_id: str, seq: int) -> str:
-    return dumps({"type": "ack", "id": move_id, "seq": seq})
-
+MAX_REMEMBERED_IDS = 256  # per seat: the answers to its last move ids
+HELLO_WINDOW = 10.0  # seconds
+HELLO_LIMIT = 12  # hellos per seat in a window: a reconnect loop cannot flood the other seat
 
 Answered = tuple[OrderedDict[str, str], OrderedDict[str, str]]  # per seat: move id -> answer
 
 
+def ack_text(move_id: str, seq: int) -> str:
+    return encode(Ack(move_id, seq))
+
+
 def forget_oldest(answered: OrderedDict[str, str]) -> None:
-    """Keeps a seat's last MAX_REMEMBERED_IDS answers to client move ids."""
     while len(answered) > MAX_REMEMBERED_IDS:
         answered.popitem(last=False)
 
@@ -85,528 +75,753 @@ def rematch_event(match_no: int) -> str:
     return dumps({"kind": "rematch", "match": match_no})
 
 
-@dataclass
-class SeatState:
-    kind: str  # "person" | "computer"
-    level: str | None = None  # the computer's level (computer seat)
-    connected: bool = False
-    left_at: float | None = None
-    takeover: str | None = None  # computer level playing this person's seat for now
+def status_of(state: RoomState, match: Match) -> str:
+    """``waiting`` (the friend has not joined), ``playing`` or ``finished``."""
+    if state.names[1] is None:
+        return "waiting"
+    return "finished" if match.finished else "playing"
+
+
+# -- commands -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The first command of a loaded room: a seat stored as here has no socket now."""
+
+
+@dataclass(frozen=True, slots=True)
+class Attach:
+    seat: int
+    conn: str
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Detach:
+    seat: int
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    seat: int
+    move: Move
+    seq: int
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeoverCmd:
+    seat: int
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class RematchCmd:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    name: str
+    token_hash: str
+    key_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveSeat:
+    """A rejoin code was used: the seat's token becomes ``token_hash``."""
+
+    code: RejoinCode
+    token_hash: str
+    key_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerDue:
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class ComputerMove:
+    seq: int
+    move: Move
+
+
+@dataclass(frozen=True, slots=True)
+class IdleCheck:
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The room's state as held (tests compare it with what storage rebuilds)."""
+
+
+Command = (
+    Start | Attach | Detach | Submit | TakeoverCmd | RematchCmd | Join | MoveSeat
+    | ComputerDue | ComputerMove | IdleCheck | Summary | Snapshot
+)
+
+
+class RoomStopped(Exception):
+    """The room stopped before handling the command (evicted, or its copy went stale):
+    ask the registry again."""
 
 
 class Room:
     def __init__(
-        self, record: RoomRecord, match: Match, seq: int,
-        events: list[tuple[int, str]], last_move: dict[str, Any] | None,
-        answered: Answered, manager: RoomManager,
+        self, state: RoomState, match: Match, events: list[tuple[int, str]],
+        last_move: dict[str, Any] | None, answered: Answered, deps: RoomDeps,
     ) -> None:
-        self.id = record.id
-        self.mode = record.mode
-        self.seed = record.seed
-        self.match_no = record.match_no
-        self.match_start_seq = record.match_start_seq
-        self.names: list[str | None] = list(record.names)
-        self.invite = record.invite
+        self.state = state
         self.match = match
-        self.seq = seq
         # (seq, event as JSON text) of the current match: text, so that thousands of rooms'
         # histories are no work for the garbage collector
         self.events = events
-        self.last_move = last_move  # the last move event of the current match
-        self.answered = answered  # per seat: client move id -> the answer it got (JSON text)
-        self.manager = manager
-        self.lock = asyncio.Lock()
-        self.rematch_wanted = [False, False]
-        self.computer_task: asyncio.Task[None] | None = None
-        self.closed = False  # evicted or forgotten: another Room object may own it now
-        now = time.time()
-        self.seats = [SeatState("person", left_at=now), SeatState("person", left_at=now)]
-        if record.mode == "computer":
-            self.seats[1] = SeatState("computer", level=record.level, connected=True)
+        self.last_move = last_move
+        self.answered = answered
+        self.deps = deps
+        self.conns: list[str | None] = [None, None]  # each seat's open connection
+        self.told: list[dict[str, Any] | None] = [None, None]  # presence last sent, per seat
+        self.hellos: tuple[deque[float], deque[float]] = (deque(), deque())
+        self.inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
+        self.timers: set[asyncio.TimerHandle] = set()
+        self.thinking: asyncio.Task[None] | None = None
+        self.due: int | None = None  # the seq the computer's next move is scheduled for
+        self.idle_generation = 0
+        self.stopped = False
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.state.id
 
     @property
     def status(self) -> str:
-        """``waiting`` (the friend has not joined), ``playing`` or ``finished``: derived, so
-        it cannot disagree with the names and the match (the database's copy is for queries)."""
-        if self.names[1] is None:
-            return "waiting"
-        return "finished" if self.match.finished else "playing"
+        return status_of(self.state, self.match)
 
-    # -- what each seat sees ---------------------------------------------------------
+    # -- the actor -----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room {self.id}")
+        self.post(Start())
+
+    def post(self, command: Command) -> None:
+        if not self.stopped:
+            self.inbox.put_nowait((command, None))
+
+    async def ask(self, command: Command) -> Any:
+        """Posts ``command`` and waits for its answer (raises what handling it raised)."""
+        if self.stopped:
+            raise RoomStopped(self.id)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait((command, future))
+        return await future
+
+    def stop(self) -> None:
+        """Stops after the command in hand; commands still queued get RoomStopped."""
+        if self.stopped:
+            return
+        self.stopped = True
+        for handle in self.timers:
+            handle.cancel()
+        self.timers.clear()
+        if self.thinking is not None:
+            self.thinking.cancel()
+        self.inbox.put_nowait((Snapshot(), None))  # wakes the loop so that it sees ``stopped``
+
+    async def _run(self) -> None:
+        while True:
+            command, future = await self.inbox.get()
+            if self.stopped:
+                if future is not None and not future.done():
+                    future.set_exception(RoomStopped(self.id))
+                while not self.inbox.empty():
+                    _, queued = self.inbox.get_nowait()
+                    if queued is not None and not queued.done():
+                        queued.set_exception(RoomStopped(self.id))
+                return
+            try:
+                result = await self._handle(command)
+            except ProtocolError as exc:
+                if future is not None and not future.done():
+                    future.set_exception(exc)
+                continue
+            except RejoinError as exc:
+                if future is not None and not future.done():
+                    future.set_exception(exc)
+                continue
+            except Exception as exc:
+                # a write failed (did it commit? only the database knows) or a bug: this
+                # copy may no longer match storage; stop it and close its sockets, and the
+                # next visitor loads the room afresh from what was stored
+                if not isinstance(exc, StaleRoom):
+                    log.exception("room %s stopped on %s", self.id, type(command).__name__)
+                await self._fail()
+                if future is not None and not future.done():
+                    future.set_exception(ProtocolError("server_error"))
+                continue
+            if future is not None and not future.done():
+                future.set_result(result)
+            self._schedule_computer()
+
+    async def _handle(self, command: Command) -> Any:
+        match command:
+            case Start():
+                return await self._start()
+            case Attach(seat, conn, since):
+                return await self._attach(seat, conn, since)
+            case Detach(seat, conn):
+                return await self._detach(seat, conn)
+            case Submit(seat, move, seq, move_id):
+                return await self._submit(seat, move, seq, move_id)
+            case TakeoverCmd(seat, level):
+                return await self._takeover(seat, level)
+            case RematchCmd(seat):
+                return await self._rematch(seat)
+            case Join(name, token_hash, key_hash):
+                return await self._join(name, token_hash, key_hash)
+            case MoveSeat(code, token_hash, key_hash):
+                return await self._move_seat(code, token_hash, key_hash)
+            case ComputerDue(seq):
+                return self._think(seq)
+            case ComputerMove(seq, move):
+                return await self._computer_move(seq, move)
+            case IdleCheck(generation):
+                return self._idle_check(generation)
+            case Summary():
+                return self.summary()
+            case Snapshot():
+                return self.state
+            case _:
+                assert_never(command)
+
+    async def _fail(self) -> None:
+        self.deps.registry.forget(self)
+        for seat in (0, 1):
+            await self._close(seat, ProtocolError("server_error").to_message(), CLOSE_SERVER_ERROR)
+
+    def _after(self, delay: float, command: Command) -> None:
+        """Posts ``command`` to this room in ``delay`` seconds (a timer is a command)."""
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self.timers.discard(handle)
+            self.post(command)
+
+        handle = loop.call_later(delay, fire)
+        self.timers.add(handle)
+
+    # -- writing -------------------------------------------------------------------------
+
+    async def _write(self, new: RoomState, *, match: Match | None = None,
+                     seats: tuple[int, ...] = (), **extra: Any) -> None:
+        """Stores ``new`` (the state after this command; ``match`` the match after it),
+        conditional on the version this command was decided from; then it is the room's
+        state. Seat rows that changed are written, and ``seats`` in any case."""
+        new = replace(new, version=self.state.version + 1)
+        changed = tuple(s for s in (0, 1) if not new.computer_seat(s) and (
+            s in seats or new.seats[s] != self.state.seats[s]))
+        status = status_of(new, match or self.match)
+        await self.deps.storage.write(RoomWrite(new, status, changed, **extra))
+        self.state = new
+
+    # -- what each seat is told ----------------------------------------------------------
+
+    def presence(self, seat: int) -> dict[str, Any]:
+        """The seat's presence as one state (docs/protocol.md, "Presence P")."""
+        state = self.state
+        if state.computer_seat(seat):
+            return {"state": "computer", "grace_left": None, "level": state.level}
+        seat_state = state.seats[seat]
+        if seat_state.takeover is not None:
+            return {"state": "computer", "grace_left": None, "level": seat_state.takeover}
+        if state.names[seat] is None:
+            return {"state": "arriving", "grace_left": None, "level": None}
+        if seat_state.presence == "here":
+            return {"state": "here", "grace_left": None, "level": None}
+        return {"state": seat_state.presence, "grace_left": round(self._grace_left(seat), 1),
+                "level": None}
+
+    def _grace_left(self, seat: int) -> float:
+        since = self.state.seats[seat].since or 0.0
+        return max(0.0, since + self.deps.settings.grace_seconds - time.time())
 
     def view_for(self, seat: int) -> dict[str, Any]:
         """THE view of ``seat``: every message that carries a view is built here."""
         position = self.match.position
         view = engine_view_for(position, seat).to_json()
-        other = self.seats[1 - seat]
-        my_turn = (
-            self.status == "playing" and position.turn == seat and not position.hand_over
-        )
+        status = self.status
+        my_turn = status == "playing" and position.turn == seat and not position.hand_over
+        other = 1 - seat
+        opponent_level = self.state.level if self.state.computer_seat(other) else None
         view.update({
             "scores": list(self.match.scores),  # after the last hand (position: before)
-            "names": list(self.names),
-            "seq": self.seq,
-            "match": self.match_no,
+            "names": list(self.state.names),
+            "seq": self.state.seq,
+            "match": self.state.match_no,
             "hand_number": self.match.hand_number,
-            "status": self.status,
+            "status": status,
             "winner": self.match.winner,
             "last_move": self.last_move,
             "opponent": {
-                "kind": other.kind, "level": other.level,
-                "connected": other.connected, "takeover": other.takeover,
+                "kind": "computer" if self.state.computer_seat(other) else "person",
+                "level": opponent_level, **self._legacy(other),
             },
-            "rematch": list(self.rematch_wanted),
-            "invite": self.invite if seat == 0 and self.status == "waiting" else None,
+            "presence": [self.presence(0), self.presence(1)],
+            "rematch": [self._wants_rematch(0), self._wants_rematch(1)],
+            "invite": self.state.invite if seat == 0 and status == "waiting" else None,
             "options": options(position) if my_turn else [],
-            "presence": [self.presence_state(0), self.presence_state(1)],
             "tally": [tally(position.captured[0]), tally(position.captured[1])],
             "categories": CATEGORIES_ES,
         })
         return view
 
-    def presence_state(self, seat: int) -> dict[str, Any]:
-        """The seat's presence as one state (docs/protocol.md, "Presence P")."""
-        state = self.seats[seat]
-        level = state.level if state.kind == "computer" else state.takeover
-        if level is not None:
-            return {"state": "computer", "grace_left": None, "level": level}
-        if state.connected:
-            return {"state": "here", "grace_left": None, "level": None}
-        grace_left = None
-        if state.left_at is not None:
-            grace_left = max(0.0, state.left_at + self.manager.settings.grace_seconds
-                             - time.time())
-        kind = "arriving" if self.names[seat] is None else "away"
-        return {"state": kind, "grace_left": grace_left, "level": None}
-
-    def presence(self, seat: int) -> dict[str, Any]:
-        state = self.seats[seat]
-        grace = None
-        if not state.connected and state.left_at is not None:
-            grace = state.left_at + self.manager.settings.grace_seconds
+    def _legacy(self, seat: int) -> dict[str, Any]:
+        """The presence fields the browser client read before ``presence`` (to go)."""
+        p = self.presence(seat)
         return {
-            "type": "presence", "seat": seat, "connected": state.connected,
-            "grace_ends_at": grace, "takeover": state.takeover,
-            "presence": self.presence_state(seat),
+            "connected": p["state"] == "here" or self.state.computer_seat(seat),
+            "takeover": None if self.state.computer_seat(seat) else p["level"],
+            "grace_ends_at": time.time() + p["grace_left"]
+            if p["grace_left"] is not None else None,
         }
 
-    def _listening(self, seat: int) -> bool:
-        """A person's connection is open on ``seat``: only then is a message (and its view,
-        with its hints) worth building."""
-        return self.seats[seat].kind == "person" and self.manager.hub.listening(self.id, seat)
+    async def _send(self, seat: int, message: ServerMessage) -> None:
+        conn = self.conns[seat]
+        if conn is not None:
+            await self.deps.hub.publish(self.id, seat, conn, encode(message))
 
-    def _send(self, seat: int, message: dict[str, Any]) -> None:
-        if self._listening(seat):
-            self.manager.hub.publish(self.id, seat, dumps(message))
+    async def _close(self, seat: int, message: ServerMessage, code: int) -> None:
+        conn = self.conns[seat]
+        if conn is not None:
+            await self.deps.hub.publish(self.id, seat, conn, encode(message), close=code)
+            self.conns[seat] = None
 
-    def _send_state(self) -> None:
+    async def _send_state(self) -> None:
         for seat in (0, 1):
-            if self._listening(seat):
-                self._send(seat, {"type": "state", "seq": self.seq, "view": self.view_for(seat)})
+            if self.conns[seat] is not None:
+                await self._send(seat, State(self.state.seq, self.view_for(seat)))
 
-    def _broadcast_events(self, seq: int, events: list[str]) -> None:
+    async def _tell_presence(self) -> None:
+        """Each seat's presence to the other seat, only when it changed (a reconnect loop
+        does not flood the opponent; the grace seconds left travel with the change)."""
         for seat in (0, 1):
-            if not self._listening(seat):
+            now = self.presence(seat)
+            told = self.told[seat]
+            if told is not None and told["state"] == now["state"] \
+                    and told["level"] == now["level"]:
                 continue
-            view = dumps(self.view_for(seat))  # once, even when a move has several events
-            for event in events:
-                self.manager.hub.publish(
-                    self.id, seat, f'{{"type":"event","seq":{seq},"event":{event},"view":{view}}}'
-                )
+            self.told[seat] = now
+            await self._send(1 - seat, Presence(seat, now, self._legacy(seat)))
 
-    def events_since(self, since: int | None) -> str:
-        """The events after ``since`` as a JSON array (text)."""
-        # too old: not even the previous match's end (match 1 starts at 0); the view will do
-        if since is None or since > self.seq or since < self.match_start_seq - 1:
-            return "[]"
-        items = [f'{{"seq":{n},"event":{e}}}' for n, e in self.events if n > since]
-        return "[" + ",".join(items) + "]"
+    def _events_since(self, since: int | None) -> list[tuple[int, Raw]]:
+        """The events after ``since`` of the current match (or from the previous match's
+        end); none when ``since`` is unknown, too old or in the future."""
+        state = self.state
+        if since is None or since > state.seq or since < state.match_start_seq - 1:
+            return []
+        return [(n, Raw(e)) for n, e in self.events if n > since]
 
-    # -- connections -----------------------------------------------------------------
+    # -- the seat's connections ------------------------------------------------------------
 
-    async def attach(self, seat: int, sub: Subscriber, since: int | None) -> None:
-        async with self.lock:
-            if self.closed:
-                raise ProtocolError("server_error")  # the client reconnects and reloads
-            old = self.manager.hub.subscribe(self.id, seat, sub)
-            if old is not None:
-                old.deliver(SEAT_MOVED)
-                old.close(CLOSE_SEAT_MOVED)
-            state = self.seats[seat]
-            state.connected = True
-            state.left_at = None
-            state.takeover = None  # back: the seat is theirs from their next turn
-            welcome = dumps({
-                "type": "welcome", "room": self.id, "seat": seat, "seq": self.seq,
-                "view": self.view_for(seat),
-            })
-            sub.deliver(f'{welcome[:-1]},"events":{self.events_since(since)}}}')
-            if self.mode == "friend":
-                sub.deliver(dumps(self.presence(1 - seat)))
-                self._send(1 - seat, self.presence(seat))
+    async def _start(self) -> None:
+        new = self.state
+        now = time.time()
+        for seat in (0, 1):
+            if new.seats[seat].presence == "here":  # its socket died with a process
+                new = new.with_seat(seat, replace(new.seats[seat], presence="away", since=now))
+        if new != self.state:
+            await self._write(new)
+        self.told = [self.presence(0), self.presence(1)]
+        self._idle_later()
 
-    async def detach(self, seat: int, sub: Subscriber) -> None:
-        async with self.lock:
-            if self.manager.hub.unsubscribe(self.id, seat, sub):
-                self._left(seat)
-            # else: replaced by a newer connection or moved away: nothing changes
-            if not any(self.manager.hub.listening(self.id, s) for s in (0, 1)):
-                self.manager.evict_later(self)
+    async def _attach(self, seat: int, conn: str, since: int | None) -> bool:
+        hellos = self.hellos[seat]
+        now = time.time()
+        while hellos and hellos[0] < now - HELLO_WINDOW:
+            hellos.popleft()
+        if len(hellos) >= HELLO_LIMIT:
+            raise ProtocolError("rate_limited")
+        hellos.append(now)
+        old = self.conns[seat]
+        if old is not None and old != conn:
+            await self._close(seat, SeatMoved(), CLOSE_SEAT_MOVED)
+        seat_state = self.state.seats[seat]
+        took_over = seat_state.takeover is not None
+        back = SeatState("here", now, None, seat_state.rematch)
+        if not self.state.computer_seat(seat) and seat_state != back and (
+            seat_state.presence != "here" or took_over
+        ):
+            await self._write(self.state.with_seat(seat, back))
+        self.conns[seat] = conn
+        self.idle_generation += 1
+        await self._send(seat, Welcome(self.id, seat, self.state.seq, self.view_for(seat),
+                                 self._events_since(since)))
+        if took_over:  # the takeover ended: the other seat's view changes (a state)
+            other = 1 - seat
+            if self.conns[other] is not None:
+                await self._send(other, State(self.state.seq, self.view_for(other)))
+        await self._tell_presence()
+        return True
 
-    async def move_seat(self, seat: int) -> None:
-        """The seat moved to another device (rejoin code): close the old connection."""
-        async with self.lock:
-            if self.manager.hub.disconnect(self.id, seat, SEAT_MOVED, CLOSE_SEAT_MOVED):
-                self._left(seat)
+    async def _detach(self, seat: int, conn: str) -> None:
+        if self.conns[seat] != conn:
+            return  # replaced by a newer connection, or moved away: nothing changes
+        self.conns[seat] = None
+        seat_state = self.state.seats[seat]
+        await self._write(self.state.with_seat(seat, replace(seat_state, presence="away",
+                                                              since=time.time())))
+        await self._tell_presence()
+        self._idle_later()
 
-    def _left(self, seat: int) -> None:
-        """The seat's connection is gone: its grace time starts; the other seat is told."""
-        state = self.seats[seat]
-        state.connected = False
-        state.left_at = time.time()
-        self._send(1 - seat, self.presence(seat))
+    def _idle_later(self) -> None:
+        """Leaves memory ``room_idle`` seconds after the last socket closed (the room is all
+        in storage; the next visitor loads it again)."""
+        if any(c is not None for c in self.conns):
+            return
+        self.idle_generation += 1
+        self._after(self.deps.settings.room_idle, IdleCheck(self.idle_generation))
 
-    # -- moves -----------------------------------------------------------------------
+    def _idle_check(self, generation: int) -> None:
+        if generation != self.idle_generation or any(c is not None for c in self.conns):
+            return
+        if self.thinking is not None and not self.thinking.done():
+            self._idle_later()
+            return
+        self.deps.registry.forget(self)
 
-    async def submit(self, seat: int, move: Move, seq: int, move_id: str) -> str:
-        """A person's move. Returns the answer for the sender (ack or error message, JSON
-        text); the events have been sent to both seats before it returns."""
+    # -- moves ---------------------------------------------------------------------------
+
+    async def _submit(self, seat: int, move: Move, seq: int, move_id: str) -> str | None:
+        """A person's move: the answer for the sender (a known id's answer, or an error) as
+        text; None when the move was played (its events frame, sent already, is the ack)."""
         answered = self.answered[seat]
-        async with self.lock:
-            if move_id in answered:
-                return answered[move_id]
+        if move_id in answered:
+            return answered[move_id]
+        try:
+            if self.status == "waiting":
+                raise ProtocolError("waiting_for_friend")
+            if self.status == "finished":
+                raise ProtocolError("match_over")
+            if self.match.position.turn != seat:
+                raise ProtocolError("not_your_turn")
+            if seq != self.state.seq:
+                raise ProtocolError("stale")
             try:
-                if self.status == "waiting":
-                    raise ProtocolError("waiting_for_friend")
-                if self.status == "finished":
-                    raise ProtocolError("match_over")
-                if self.match.position.turn != seat:
-                    raise ProtocolError("not_your_turn")
-                if seq != self.seq:
-                    raise ProtocolError("stale")
-                try:
-                    new_seq = await self._apply(seat, move, move_id)
-                except IllegalMove as exc:
-                    raise ProtocolError("illegal", exc.message, reason=exc.code) from None
-                answer = ack_text(move_id, new_seq)
-            except ProtocolError as exc:
-                exc.id = move_id
-                answer = exc.to_text()
-            answered[move_id] = answer
-            forget_oldest(answered)
-        self._kick_computer()
-        return answer
+                new_seq = await self._apply(seat, move, move_id)
+            except IllegalMove as exc:
+                raise ProtocolError("illegal", exc.message, reason=exc.code) from None
+        except ProtocolError as exc:
+            exc.id = move_id
+            answer = exc.to_text()
+            self._remember(seat, move_id, answer)
+            return answer
+        self._remember(seat, move_id, ack_text(move_id, new_seq))
+        return None
 
-    async def _apply(self, seat: int, move: Move, client_id: str | None) -> int:
-        """Plays, commits, then tells. Call with the lock held. Raises IllegalMove with
-        nothing changed."""
-        if self.closed:  # never write from a copy that no longer owns the room
-            raise ProtocolError("server_error")
+    def _remember(self, seat: int, move_id: str, answer: str) -> None:
+        self.answered[seat][move_id] = answer
+        forget_oldest(self.answered[seat])
+
+    async def _apply(self, seat: int, move: Move, move_id: str | None) -> int:
+        """Plays, commits, then tells. Raises IllegalMove with nothing changed."""
         before = self.match
         after, step = before.play(move)
-        seq = self.seq + 1
-        status = "finished" if after.finished else None
-        try:
-            await self.manager.storage.append_move(
-                self.id, MoveRecord(seq, self.match_no, seat, move.to_text(), client_id), status
-            )
-        except Exception:
-            # Did it commit or not? Only the database knows: drop this copy of the room and
-            # its sockets; clients reconnect with `since` and the room is rebuilt from the log.
-            log.exception("could not store move %s of room %s", seq, self.id)
-            self.manager.forget(self)
-            raise
+        seq = self.state.seq + 1
+        await self._write(
+            replace(self.state, seq=seq), match=after,
+            move=MoveRecord(seq, self.state.match_no, seat, move.to_text(), move_id),
+        )
         # committed: now it happened
         events = step_events(step, seat, before, after)
         texts = [dumps(e) for e in events]
         self.match = after
-        self.seq = seq
         self.last_move = events[0]
         self.events.extend((seq, text) for text in texts)
-        self._broadcast_events(seq, texts)
+        await self._broadcast(seq, texts, seat, move_id)
         return seq
 
-    # -- the computer ----------------------------------------------------------------
+    async def _broadcast(self, seq: int, texts: list[str], mover: int | None,
+                   move_id: str | None) -> None:
+        """One frame per seat per change: the events and the seat's view after them (the
+        mover's copy carries its move id: its ack)."""
+        events = [Raw(t) for t in texts]
+        for seat in (0, 1):
+            if self.conns[seat] is None:
+                continue
+            view = raw(self.view_for(seat))
+            await self._send(seat, Events(seq, events, view, move_id if seat == mover else None))
+
+    # -- the computer --------------------------------------------------------------------
 
     def _computer_level(self) -> str | None:
         """The level of the computer that must move now, if any."""
         if self.status != "playing" or self.match.position.hand_over:
             return None
-        state = self.seats[self.match.position.turn]
-        return state.level if state.kind == "computer" else state.takeover
+        seat = self.match.position.turn
+        if self.state.computer_seat(seat):
+            return self.state.level
+        return self.state.seats[seat].takeover
 
-    def _kick_computer(self) -> None:
-        if self.closed or self._computer_level() is None:
+    def _schedule_computer(self) -> None:
+        if self.stopped or self._computer_level() is None or self.due == self.state.seq:
             return
-        if self.computer_task is not None and not self.computer_task.done():
+        self.due = self.state.seq
+        self._after(self.deps.settings.computer_delay, ComputerDue(self.state.seq))
+
+    def _think(self, seq: int) -> None:
+        """Starts the computer's decision off the room's loop; its move comes back as a
+        command."""
+        level = self._computer_level()
+        if level is None or seq != self.state.seq:
             return
-        self.computer_task = asyncio.create_task(self._computer_turn(self.seq))
+        position, seed = self.match.position, f"{self.state.seed}:{seq}"
 
-    async def _computer_turn(self, seq: int) -> None:
-        try:
-            delay = self.manager.settings.computer_delay
-            await asyncio.sleep(delay)
-            async with self.lock:
-                level = self._computer_level()
-                if level is None or self.seq != seq:
-                    return
-                seat = self.match.position.turn
-                move = await asyncio.to_thread(
-                    ai.choose_for_position, level, self.match.position, f"{self.seed}:{seq}"
-                )
-                await self._apply(seat, move, None)
-        except Exception:  # never leave the room stuck silently
-            log.exception("computer move failed in room %s", self.id)
+        async def think() -> None:
+            move = await self.deps.choose(level, position, seed)
+            self.post(ComputerMove(seq, move))
+
+        self.thinking = asyncio.get_running_loop().create_task(think())
+
+    async def _computer_move(self, seq: int, move: Move) -> None:
+        if self._computer_level() is None or seq != self.state.seq:
             return
-        finally:
-            self.computer_task = None
-        self._kick_computer()
+        await self._apply(self.match.position.turn, move, None)
 
-    # -- takeover and rematch ----------------------------------------------------------
+    # -- takeover and rematch ------------------------------------------------------------
 
-    async def takeover(self, seat: int, level: str) -> None:
-        async with self.lock:  # ``level`` is one of ai.LEVELS (parse_client checked it)
-            other = self.seats[1 - seat]
-            if self.mode != "friend" or self.status == "waiting" or other.connected:
-                raise ProtocolError("not_absent")
-            grace_end = (other.left_at or 0.0) + self.manager.settings.grace_seconds
-            if time.time() < grace_end:
-                raise ProtocolError("too_early")
-            other.takeover = level
-            self._send(seat, self.presence(1 - seat))
-            self._send_state()
-        self._kick_computer()
+    async def _takeover(self, seat: int, level: str) -> None:
+        other = 1 - seat
+        other_state = self.state.seats[other]
+        if (
+            self.state.mode != "friend" or self.status == "waiting"
+            or other_state.presence == "here" or other_state.takeover is not None
+        ):
+            raise ProtocolError("not_absent")
+        if self._grace_left(other) > 0:
+            raise ProtocolError("too_early")
+        await self._write(self.state.with_seat(other, replace(other_state, takeover=level)))
+        if not await self._maybe_rematch():
+            await self._send_state()
+        await self._tell_presence()
 
-    async def rematch(self, seat: int) -> None:
-        async with self.lock:
-            if self.status != "finished":
-                raise ProtocolError("not_over")
-            self.rematch_wanted[seat] = True
-            other = self.seats[1 - seat]
-            if other.kind == "person" and other.takeover is None and not all(
-                self.rematch_wanted
-            ):
-                self._send_state()
-                return
-            seed = secrets.token_hex(16)
-            start = self.seq + 1
-            finished = FinishedMatch(
-                self.match_no, self.seed, self.match.winner, self.match.scores,
-                self.match_start_seq + 1, self.seq,
-            )
-            await self.manager.storage.start_rematch(
-                self.id, finished, seed, self.match_no + 1, start
-            )
-            self.seed = seed
-            self.match_no += 1
-            self.match_start_seq = start
-            self.seq = start
-            self.match = Match.new(seed)
-            self.rematch_wanted = [False, False]
-            event = rematch_event(self.match_no)
-            self.events = [(start, event)]
-            self.last_move = None
-            self._broadcast_events(start, [event])
-        self._kick_computer()
+    def _wants_rematch(self, seat: int) -> bool:
+        """A seat the computer plays always wants another match."""
+        state = self.state
+        return state.computer_seat(seat) or state.seats[seat].takeover is not None \
+            or state.seats[seat].rematch
 
-    def friend_joined(self, name: str) -> None:
-        """Seat 1 was stored as taken. Call with the lock held."""
-        self.names[1] = name
-        self.invite = None
-        self._send_state()
-        self._send(0, self.presence(1))
+    async def _rematch(self, seat: int) -> None:
+        if self.status != "finished":
+            raise ProtocolError("not_over")
+        if not self.state.seats[seat].rematch:
+            seat_state = self.state.seats[seat]
+            await self._write(self.state.with_seat(seat, replace(seat_state, rematch=True)))
+        if not await self._maybe_rematch():
+            await self._send_state()
+
+    async def _maybe_rematch(self) -> bool:
+        """Starts the next match when the match is over and both seats want it."""
+        if self.status != "finished" or not all(self._wants_rematch(s) for s in (0, 1)):
+            return False
+        state = self.state
+        seed = secrets.token_hex(16)
+        start = state.seq + 1
+        finished = FinishedMatch(
+            state.match_no, state.seed, self.match.winner, self.match.scores,
+            state.match_start_seq + 1, state.seq,
+        )
+        seats = (replace(state.seats[0], rematch=False), replace(state.seats[1], rematch=False))
+        match = Match.new(seed)
+        await self._write(
+            replace(state, seed=seed, match_no=state.match_no + 1, match_start_seq=start,
+                    seq=start, seats=seats),
+            match=match, finished=finished,
+        )
+        self.match = match
+        event = rematch_event(self.state.match_no)
+        self.events = [(start, event)]
+        self.last_move = None
+        await self._broadcast(start, [event], None, None)
+        return True
+
+    # -- seats taken and moved -----------------------------------------------------------
+
+    async def _join(self, name: str, token_hash: str, key_hash: str | None) -> bool:
+        """Takes seat 1 for ``token_hash``: True when it is (now, or by this same request
+        before: a retry), False when someone else holds it."""
+        state = self.state
+        if state.mode != "friend":
+            return False
+        if state.names[1] is not None:
+            held = await self.deps.storage.seat_token(state.id, 1)
+            return held is not None and key_hash is not None \
+                and held.join_key_hash == key_hash and held.token_hash == token_hash
+        new = replace(state, names=(state.names[0], name))
+        new = new.with_seat(1, SeatState("arriving", time.time()))
+        await self._write(new, join=(token_hash, key_hash))
+        await self._send_state()
+        await self._tell_presence()
+        return True
+
+    async def _move_seat(self, code: RejoinCode, token_hash: str, key_hash: str | None) -> None:
+        seat = code.seat
+        if code.used_at is not None:
+            held = await self.deps.storage.seat_token(self.id, seat)
+            if key_hash is not None and code.key_hash == key_hash and held is not None \
+                    and held.token_hash == token_hash:
+                return  # this same request, retried: the same answer
+            raise RejoinError("code_used")
+        seat_state = self.state.seats[seat]
+        moved = replace(seat_state, presence="arriving", since=time.time(), takeover=None) \
+            if seat_state.presence == "here" else seat_state
+        await self._write(self.state.with_seat(seat, moved), seats=(seat,),
+                          new_token=(seat, token_hash), use_code=(code.id, key_hash))
+        await self._close(seat, SeatMoved(), CLOSE_SEAT_MOVED)
+        await self._tell_presence()
+        self._idle_later()
+
+    # -- public summary --------------------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
+        state = self.state
+        seats = []
+        for i in (0, 1):
+            presence = self.presence(i)
+            seats.append({
+                "name": state.names[i],
+                "kind": "computer" if state.computer_seat(i) else "person",
+                "level": presence["level"],
+                "connected": presence["state"] in ("here", "computer"),
+            })
         return {
-            "room": self.id, "mode": self.mode, "status": self.status,
-            "seats": [
-                {
-                    "name": self.names[i],
-                    "kind": self.seats[i].kind,
-                    "level": self.seats[i].level or self.seats[i].takeover,
-                    "connected": self.seats[i].connected,
-                }
-                for i in (0, 1)
-            ],
+            "room": state.id, "mode": state.mode, "status": self.status, "seats": seats,
             "scores": list(self.match.scores), "hand_number": self.match.hand_number,
-            "winner": self.match.winner, "match": self.match_no,
+            "winner": self.match.winner, "match": state.match_no,
         }
 
 
-class RoomManager:
-    """Finds, creates and loads rooms; one ``Room`` object per live room."""
+# -- the registry -------------------------------------------------------------------------
 
-    def __init__(self, storage: Storage, hub: Fanout, settings: Settings) -> None:
-        self.storage = storage
-        self.hub = hub
-        self.settings = settings
+
+@dataclass
+class RoomDeps:
+    """What every room uses: storage, fan-out, settings, the computer, the registry."""
+
+    storage: Storage
+    hub: Fanout
+    settings: Settings
+    choose: Callable[[str, Position, str], Any]  # async (level, position, seed) -> Move
+    registry: RoomRegistry
+
+
+async def choose_in_thread(level: str, position: Position, seed: str) -> Move:
+    """The computer's move for the seat to move, decided in a worker thread."""
+    try:
+        return await asyncio.to_thread(ai.choose_for_position, level, position, seed)
+    except Exception:
+        # never leave the room stuck: Fácil's plain choice instead (and log why)
+        log.exception("the %s computer failed; Fácil plays this move", level)
+        return await asyncio.to_thread(ai.choose_for_position, "facil", position, seed)
+
+
+class RoomRegistry:
+    """Finds, creates, loads and stops rooms: one ``Room`` actor per live room."""
+
+    def __init__(self, storage: Storage, hub: Fanout, settings: Settings,
+                 choose: Callable[[str, Position, str], Any] = choose_in_thread) -> None:
+        self.deps = RoomDeps(storage, hub, settings, choose, self)
         self.rooms: dict[str, Room] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
-
-    def forget(self, room: Room) -> None:
-        """Drops a room whose memory may not match the database, closing its sockets."""
-        self._drop(room)
-        if room.computer_task is not None:
-            room.computer_task.cancel()
-        for seat in (0, 1):
-            self.hub.disconnect(room.id, seat, ProtocolError("server_error").to_text(),
-                                CLOSE_SERVER_ERROR)
-
-    def evict_later(self, room: Room) -> None:
-        """Forgets a room nobody has listened to for ``room_idle`` seconds (it is all in
-        the database; the next visitor loads it again)."""
-        delay = self.settings.room_idle
-        loop = asyncio.get_running_loop()
-
-        def evict() -> None:
-            if self.rooms.get(room.id) is not room:
-                return
-            if any(self.hub.listening(room.id, s) for s in (0, 1)):
-                return
-            busy = room.computer_task is not None and not room.computer_task.done()
-            if busy or room.lock.locked():
-                self.evict_later(room)
-                return
-            self._drop(room)
-
-        loop.call_later(delay, evict)
-
-    def _drop(self, room: Room) -> None:
-        """This Room object no longer owns its room (the next visitor loads it afresh)."""
-        if self.rooms.get(room.id) is room:
-            del self.rooms[room.id]
-        room.closed = True
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
 
     async def get(self, room_id: str) -> Room | None:
         room = self.rooms.get(room_id)
         if room is not None:
             return room
-        lock = self._loading.setdefault(room_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(room_id)
-            if room is None:
-                room = await self._load(room_id)
-                if room is not None:
-                    self.rooms[room_id] = room
-                    self.evict_later(room)  # unless somebody connects meanwhile
-        self._loading.pop(room_id, None)
+        loading = self._loading.get(room_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[room_id] = future
+        try:
+            room = await self._load(room_id)
+        except Exception as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters (if any) get it too
+            raise
+        finally:
+            del self._loading[room_id]
         if room is not None:
-            room._kick_computer()
+            self.rooms[room_id] = room
+            room.start()
+        future.set_result(room)
         return room
 
+    async def call(self, room_id: str, command: Command) -> Any:
+        """``command``'s answer from the room's actor (loading the room if needed; once
+        more if it stopped meanwhile). None when there is no such room."""
+        for _ in range(3):
+            room = await self.get(room_id)
+            if room is None:
+                return None
+            try:
+                return await room.ask(command)
+            except RoomStopped:
+                continue
+        raise ProtocolError("server_error")
+
+    def forget(self, room: Room) -> None:
+        """The room leaves memory (it is all in storage)."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        room.stop()
+
+    async def stop_all(self) -> None:
+        """Shutdown: every room finishes its command in hand and stops."""
+        rooms = list(self.rooms.values())
+        for room in rooms:
+            self.forget(room)
+        tasks = [r.task for r in rooms if r.task is not None]
+        thinking = [r.thinking for r in rooms if r.thinking is not None]
+        if tasks or thinking:
+            await asyncio.wait([*tasks, *thinking], timeout=5)
+
     async def _load(self, room_id: str) -> Room | None:
-        """Rebuilds a room from its seed and its move log alone."""
-        record = await self.storage.load_room(room_id)
-        if record is None:
+        """Rebuilds a room from its stored state, its seed and its move log alone."""
+        state = await self.deps.storage.load_room(room_id)
+        if state is None:
             return None
-        records = await self.storage.load_moves(room_id, 0)
+        records = await self.deps.storage.load_moves(room_id, 0)
         answered: Answered = (OrderedDict(), OrderedDict())
         events: list[tuple[int, str]] = []
         last_move: dict[str, Any] | None = None
-        if record.match_no > 1:
-            events.append((record.match_start_seq, rematch_event(record.match_no)))
-        match = Match.new(record.seed)
-        seq = record.match_start_seq
+        if state.match_no > 1:
+            events.append((state.match_start_seq, rematch_event(state.match_no)))
+        match = Match.new(state.seed)
         for rec in records:
             if rec.client_id is not None:
                 answered[rec.seat][rec.client_id] = ack_text(rec.client_id, rec.seq)
-            if rec.seq <= record.match_start_seq:
+            if rec.seq <= state.match_start_seq:
                 continue
             before = match
             match, step = match.play(Move.parse(rec.move))
             step_list = step_events(step, rec.seat, before, match)
             last_move = step_list[0]
             events.extend((rec.seq, dumps(e)) for e in step_list)
-            seq = rec.seq
         for seat_answers in answered:
             forget_oldest(seat_answers)
-        return Room(record, match, seq, events, last_move, answered, self)
+        return Room(state, match, events, last_move, answered, self.deps)
 
-    # -- HTTP API ----------------------------------------------------------------------
 
-    async def create(self, mode: object, level: object, name: object) -> dict[str, Any]:
-        if mode not in ("computer", "friend"):
-            raise ApiError(400, "bad_mode")
-        if mode == "computer" and level not in ai.LEVELS:
-            raise ApiError(400, "bad_level")
-        name0 = clean_name(name, 0)
-        token = new_token()
-        room_id = secrets.token_urlsafe(9)
-        invite = new_code(INVITE_LEN) if mode == "friend" else None
-        record = RoomRecord(
-            id=room_id, mode=str(mode), level=str(level) if mode == "computer" else None,
-            seed=secrets.token_hex(16), match_no=1, match_start_seq=0,
-            status="playing" if mode == "computer" else "waiting",
-            names=(name0, COMPUTER_NAME if mode == "computer" else None), invite=invite,
-        )
-        await self.storage.create_room(record, hash_secret(token))
-        answer: dict[str, Any] = {"room": room_id, "seat": 0, "token": token}
-        if invite is not None:
-            answer.update(invite=invite, invite_url=f"/j/{invite}")
-        return answer
-
-    async def join(self, invite: object, name: object) -> dict[str, Any]:
-        if not isinstance(invite, str) or not 0 < len(invite) <= 32:
-            raise ApiError(404, "invite_unknown")
-        room_id = await self.storage.room_for_invite(normalize_code(invite))
-        if room_id is None:
-            raise ApiError(404, "invite_unknown")
-        name1 = clean_name(name, 1)
-        token = new_token()
-        room = await self.get(room_id)
-        if room is None:
-            raise ApiError(404, "invite_unknown")
-        async with room.lock:  # the room's owner serialises joins too
-            if not await self.storage.join(room_id, name1, hash_secret(token)):
-                raise ApiError(409, "room_full")
-            room.friend_joined(name1)  # before the new token's hello can attach
-        return {"room": room_id, "seat": 1, "token": token}
-
-    async def authenticate(self, token: str) -> tuple[Room, int]:
-        found = await self.storage.seat_for_token(hash_secret(token))
-        if found is None:
-            raise ProtocolError("bad_token")
-        room = await self.get(found[0])
-        if room is None:
-            raise ProtocolError("bad_token")
-        return room, found[1]
-
-    async def summary(self, room_id: str) -> dict[str, Any]:
-        room = await self.get(room_id) if len(room_id) <= 32 else None
-        if room is None:
-            raise ApiError(404, "room_unknown")
-        return room.summary()
-
-    async def make_rejoin_code(self, token: object) -> dict[str, Any]:
-        if not isinstance(token, str) or not 0 < len(token) <= 128:
-            raise ApiError(401, "bad_token")
-        found = await self.storage.seat_for_token(hash_secret(token))
-        if found is None:
-            raise ApiError(401, "bad_token")
-        ttl = self.settings.rejoin_ttl
-        for _ in range(5):
-            short = new_code(SHORT_CODE_LEN)
-            long = secrets.token_urlsafe(24)
-            if await self.storage.add_rejoin_code(
-                found[0], found[1], hash_secret(short), hash_secret(long), time.time() + ttl
-            ):
-                return {"code": short, "url": f"/r/{long}", "expires_in": ttl}
-        raise ApiError(500, "server_error")  # pragma: no cover - five collisions in a row
-
-    async def rejoin(self, code: object) -> dict[str, Any]:
-        if not isinstance(code, str) or not 0 < len(code) <= 64:
-            raise ApiError(404, "code_unknown")
-        text = code.strip()
-        candidate = normalize_code(text) if len(text) <= 12 else text
-        token = new_token()
-        try:
-            room_id, seat = await self.storage.use_rejoin_code(
-                hash_secret(candidate), time.time(), hash_secret(token)
-            )
-        except RejoinError as exc:
-            status = 404 if exc.code == "code_unknown" else 410
-            raise ApiError(status, exc.code) from None
-        room = await self.get(room_id)
-        if room is not None:
-            await room.move_seat(seat)
-        return {"room": room_id, "seat": seat, "token": token}
+__all__ = [
+    "Attach", "ComputerDue", "Detach", "Error", "Join", "MoveSeat", "RematchCmd", "Room",
+    "RoomRegistry", "RoomStopped", "Snapshot", "Submit", "Summary", "TakeoverCmd",
+]

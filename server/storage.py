@@ -1,38 +1,36 @@
-"""Storage behind one small interface: ``Storage`` (a Protocol) and its SQLAlchemy 2 async
-implementation, ``SqlStorage`` (SQLite through aiosqlite now, PostgreSQL through asyncpg by
+"""Storage behind one small interface: ``Storage`` (a Protocol) and its SQLAlchemy 2
+implementation, ``SqlStorage`` (SQLite through aiosqlite, PostgreSQL through asyncpg, by
 ``DATABASE_URL`` alone).
 
-Every write is one transaction, committed before the call returns: the rooms module tells
-players about a move only after ``append_move`` returned.
+Every write of a room is one ``RoomWrite``: the room's new state, conditional on the
+version it was decided from (``StaleRoom`` when another copy wrote first), with the move,
+the finished match, the seat's new token or the used rejoin code that came with it, in one
+transaction, committed before the call returns. Writes are group-committed: one writer
+commits whatever is waiting in one transaction. A domain outcome (a stale copy, a code
+already used) is checked first and answered without writing, so it never shares the fate
+of the other writes of its batch.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
+import os
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import event, insert, select, update
+from sqlalchemy import Connection, create_engine, event, insert, select, update
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from .models import finished_matches, moves, rejoin_codes, rooms, seats
-
-
-@dataclass(frozen=True, slots=True)
-class RoomRecord:
-    id: str
-    mode: str  # "computer" | "friend"
-    level: str | None
-    seed: str
-    match_no: int
-    match_start_seq: int
-    status: str  # "waiting" | "playing" | "finished"
-    names: tuple[str, str | None]
-    invite: str | None
+from .models import finished_matches, moves, rejoin_codes, rooms, seats, server_secrets
+from .state import RoomState, SeatState
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,50 +52,83 @@ class FinishedMatch:
     last_seq: int
 
 
+@dataclass(frozen=True, slots=True)
+class RejoinCode:
+    id: int
+    room_id: str
+    seat: int
+    expires_at: float
+    used_at: float | None
+    key_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToken:
+    token_hash: str
+    join_key_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomWrite:
+    """One write of a room: ``room`` is its state after (``version`` one more than the
+    version it was decided from). ``seats`` are the seat rows to update from ``room``."""
+
+    room: RoomState
+    status: str
+    seats: tuple[int, ...] = ()
+    move: MoveRecord | None = None
+    finished: FinishedMatch | None = None
+    join: tuple[str, str | None] | None = None  # seat 1 taken: (token hash, join key hash)
+    new_token: tuple[int, str] | None = None  # a seat moved: (seat, new token hash)
+    use_code: tuple[int, str | None] | None = None  # the rejoin code used: (id, key hash)
+
+
+class StaleRoom(Exception):
+    """The room was written by someone else since this copy read it: nothing written."""
+
+
 class RejoinError(Exception):
     def __init__(self, code: str) -> None:
         super().__init__(code)
         self.code = code  # "code_unknown" | "code_expired" | "code_used"
 
 
+class SecondProcess(RuntimeError):
+    """Another server process already serves this SQLite file."""
+
+
 class Storage(Protocol):
-    async def create_room(self, room: RoomRecord, token_hash: str) -> None: ...
+    async def create_room(self, room: RoomState, status: str, token_hash: str) -> None: ...
 
-    async def load_room(self, room_id: str) -> RoomRecord | None: ...
-
-    async def seat_for_token(self, token_hash: str) -> tuple[str, int] | None: ...
-
-    async def room_for_invite(self, invite: str) -> str | None: ...
-
-    async def join(self, room_id: str, name: str, token_hash: str) -> bool:
-        """Fills seat 1 of a waiting friend room; False when it is already taken."""
-        ...
-
-    async def append_move(
-        self, room_id: str, record: MoveRecord, status: str | None = None
-    ) -> None:
-        """Appends one move (and sets the room's status when given) in one transaction."""
-        ...
+    async def load_room(self, room_id: str) -> RoomState | None: ...
 
     async def load_moves(self, room_id: str, after_seq: int) -> list[MoveRecord]: ...
 
-    async def start_rematch(
-        self, room_id: str, finished: FinishedMatch, seed: str, match_no: int, start_seq: int
-    ) -> None: ...
+    async def seat_for_token(self, token_hash: str) -> tuple[str, int] | None: ...
+
+    async def seat_token(self, room_id: str, seat: int) -> SeatToken | None: ...
+
+    async def room_for_invite(self, invite: str) -> str | None: ...
+
+    async def write(self, change: RoomWrite) -> None:
+        """Commits ``change``; raises StaleRoom (or RejoinError for a used code) with
+        nothing written."""
+        ...
 
     async def add_rejoin_code(
         self, room_id: str, seat: int, short_hash: str, long_hash: str, expires_at: float
     ) -> bool:
-        """False when a code hash collides with an existing one (pick another code)."""
+        """Adds a code and ends the seat's other live ones; False when a hash collides."""
         ...
 
-    async def use_rejoin_code(
-        self, code_hash: str, now: float, new_token_hash: str
-    ) -> tuple[str, int]:
-        """Marks the code used and gives its seat the new token; raises RejoinError."""
-        ...
+    async def find_rejoin_code(self, code_hash: str) -> RejoinCode | None: ...
+
+    async def token_key(self) -> bytes: ...
 
     async def close(self) -> None: ...
+
+
+# -- engines ------------------------------------------------------------------------------
 
 
 def _sqlite_pragmas(synchronous: str) -> Any:
@@ -119,39 +150,163 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> AsyncEngine:
     return engine
 
 
-def _room(row: Any) -> RoomRecord:
-    return RoomRecord(
-        id=row.id, mode=row.mode, level=row.level, seed=row.seed, match_no=row.match_no,
-        match_start_seq=row.match_start_seq, status=row.status, names=(row.name0, row.name1),
-        invite=row.invite,
-    )
+def _sync_sqlite_engine(url: str, synchronous: str) -> Engine:
+    """The writer's own engine on SQLite: the plain driver in one thread, so a whole
+    commit batch costs one hop off the event loop (not one per statement)."""
+    engine = create_engine(make_url(url).set(drivername="sqlite"),
+                           connect_args={"check_same_thread": False})
+    event.listen(engine, "connect", _sqlite_pragmas(synchronous))
+    return engine
 
 
-Job = Callable[[AsyncConnection], Awaitable[Any]]
+def sqlite_path(url: str) -> Path | None:
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database or "")
+
+
+_held: dict[Path, int] = {}  # lock file -> its descriptor, held for the process's life
+
+
+def lock_sqlite_file(url: str) -> None:
+    """Takes an exclusive lock on ``<db>.lock`` beside the SQLite file of ``url`` (once per
+    process): SQLite serves one process, so a second one on the same file is refused at
+    start with SecondProcess. The kernel drops the lock when the process dies, however it
+    dies. Nothing to do for other databases."""
+    db = sqlite_path(url)
+    if db is None:
+        return
+    path = db.resolve().with_name(db.name + ".lock")
+    if path in _held:
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise SecondProcess(
+            f"Another server process already uses {db}: SQLite serves one process. Stop it, "
+            "or use PostgreSQL (DATABASE_URL=postgresql+asyncpg://...) to run several."
+        ) from None
+    _held[path] = fd
+
+
+# -- rows ---------------------------------------------------------------------------------
+
+
+def _seat_state(row: Any) -> SeatState:
+    return SeatState(presence=row.presence, since=row.since, takeover=row.takeover,
+                     rematch=bool(row.rematch))
+
+
+def _room_values(room: RoomState, status: str, now: float) -> dict[str, Any]:
+    return {
+        "mode": room.mode, "level": room.level, "seed": room.seed, "match_no": room.match_no,
+        "match_start_seq": room.match_start_seq, "seq": room.seq, "version": room.version,
+        "status": status, "name0": room.names[0], "name1": room.names[1],
+        "invite": room.invite, "updated_at": now,
+    }
+
+
+def _seat_values(state: SeatState) -> dict[str, Any]:
+    return {"presence": state.presence, "since": state.since, "takeover": state.takeover,
+            "rematch": state.rematch}
+
+
+# one write, as a function of a plain connection (run in the writer's transaction); it
+# returns an exception for a domain outcome instead of raising it, having written nothing
+Job = Callable[[Connection], Any]
+
+
+def _room_job(change: RoomWrite) -> Job:
+    room = change.room
+
+    def job(conn: Connection) -> Exception | None:
+        now = time.time()
+        if change.use_code is not None:  # check first: a used code writes nothing
+            used = conn.execute(
+                select(rejoin_codes.c.used_at).where(rejoin_codes.c.id == change.use_code[0])
+                .with_for_update()
+            ).scalar_one_or_none()
+            if used is not None:
+                return RejoinError("code_used")
+        fenced = conn.execute(
+            update(rooms).where(rooms.c.id == room.id, rooms.c.version == room.version - 1)
+            .values(**_room_values(room, change.status, now))
+        )
+        if fenced.rowcount != 1:
+            return StaleRoom(room.id)
+        if change.join is not None:
+            conn.execute(insert(seats).values(
+                room_id=room.id, seat=1, token_hash=change.join[0],
+                join_key_hash=change.join[1], **_seat_values(room.seats[1]),
+            ))
+        for seat in change.seats:
+            values = _seat_values(room.seats[seat])
+            if change.new_token is not None and change.new_token[0] == seat:
+                values["token_hash"] = change.new_token[1]
+            conn.execute(update(seats).where(seats.c.room_id == room.id, seats.c.seat == seat)
+                         .values(**values))
+        if change.use_code is not None and change.new_token is not None:
+            code_id, key_hash = change.use_code
+            conn.execute(update(rejoin_codes).where(rejoin_codes.c.id == code_id)
+                         .values(used_at=now, key_hash=key_hash))
+            # moving the seat ends every other live code of it
+            conn.execute(update(rejoin_codes).where(
+                rejoin_codes.c.room_id == room.id, rejoin_codes.c.seat == change.new_token[0],
+                rejoin_codes.c.used_at.is_(None),
+            ).values(used_at=now))
+        if change.move is not None:
+            m = change.move
+            conn.execute(insert(moves).values(
+                room_id=room.id, seq=m.seq, match_no=m.match_no, seat=m.seat, move=m.move,
+                client_id=m.client_id, created_at=now,
+            ))
+        if change.finished is not None:
+            f = change.finished
+            conn.execute(insert(finished_matches).values(
+                room_id=room.id, match_no=f.match_no, seed=f.seed, winner=f.winner,
+                score0=f.scores[0], score1=f.scores[1], first_seq=f.first_seq,
+                last_seq=f.last_seq, finished_at=now,
+            ))
+        return None
+
+    return job
+
+
 MAX_BATCH = 512
+Pending = tuple[Job, "asyncio.Future[Any]"]
 
 
 class SqlStorage:
-    """``Storage`` on SQLAlchemy's async engine.
+    """``Storage`` on SQLAlchemy.
 
     All writes go through one writer task that commits whatever is waiting in one
     transaction (group commit): one fsync for many moves, and no two connections fighting
     for SQLite's write lock. Each caller still returns only after its own write committed.
-    Reads use the pool's other connections (WAL lets them run beside the writer).
+    On SQLite the batch runs in one thread on the plain driver; on PostgreSQL it runs on
+    the async connection. Reads use the async engine's pool.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
-        self._jobs: list[tuple[Job, asyncio.Future[Any]]] = []
-        self._moves: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]] = []
+    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
+        self.engine = make_engine(url, sqlite_synchronous)
+        self._sync: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self._sync_conn: Connection | None = None
+        if self.engine.dialect.name == "sqlite":
+            self._sync = _sync_sqlite_engine(url, sqlite_synchronous)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
         self._conn: AsyncConnection | None = None
         self._closing = False
+        self._key: bytes | None = None
 
     @classmethod
     def from_url(cls, url: str, sqlite_synchronous: str = "FULL") -> SqlStorage:
-        return cls(make_engine(url, sqlite_synchronous))
+        return cls(url, sqlite_synchronous)
 
     async def close(self) -> None:
         """Lets the writer commit everything queued (the batch in flight too), then closes."""
@@ -160,146 +315,151 @@ class SqlStorage:
             self._wake.set()
             await self._writer
         await self._drop_writer_connection()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+        if self._sync is not None:
+            self._sync.dispose()
         await self.engine.dispose()
 
     # -- the writer ----------------------------------------------------------------------
 
-    def _start_writer(self) -> None:
+    async def _write(self, job: Job) -> Any:
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((job, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._write_loop())
         self._wake.set()
-
-    async def _write(self, job: Job) -> Any:
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.append((job, future))
-        self._start_writer()
-        return await future
+        result = await future
+        if isinstance(result, Exception):
+            raise result
+        return result
 
     async def _write_loop(self) -> None:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while self._jobs or self._moves:
-                moves_batch, self._moves = self._moves[:MAX_BATCH], self._moves[MAX_BATCH:]
-                jobs, self._jobs = self._jobs[:MAX_BATCH], self._jobs[MAX_BATCH:]
-                await self._commit_batch(moves_batch, jobs)
+            while self._pending:
+                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                await self._commit_batch(batch)
             if self._closing:
                 return
 
-    async def _commit_batch(
-        self, moves_batch: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]],
-        jobs: list[tuple[Job, asyncio.Future[Any]]],
-    ) -> None:
+    async def _commit_batch(self, batch: list[Pending]) -> None:
+        jobs = [job for job, _ in batch]
         try:
-            conn = await self._writer_connection()
-            async with conn.begin():
-                await self._insert_moves(conn, moves_batch)
-                results = [await job(conn) for job, _ in jobs]
+            results = await self._run(jobs)
         except Exception as exc:
             await self._drop_writer_connection()
-            if len(moves_batch) + len(jobs) == 1:
-                futures = [f for _, _, f in moves_batch] + [f for _, f in jobs]
-                if not futures[0].done():
-                    futures[0].set_exception(exc)
+            if len(batch) == 1:
+                if not batch[0][1].done():
+                    batch[0][1].set_exception(exc)
                 return
-            # one of them failed: commit each on its own, so only that one fails
-            for item in moves_batch:
-                await self._commit_batch([item], [])
-            for job in jobs:
-                await self._commit_batch([], [job])
+            # the database failed (not a domain outcome): commit each alone, so only the
+            # one at fault fails
+            for item in batch:
+                await self._commit_batch([item])
             return
-        for *_, future in moves_batch:
-            if not future.done():
-                future.set_result(None)
-        for (_, future), result in zip(jobs, results, strict=True):
+        for (_, future), result in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(result)
 
-    async def _writer_connection(self) -> AsyncConnection:
-        """The writer keeps one connection: no pool round trip for each commit."""
+    async def _run(self, jobs: list[Job]) -> list[Any]:
+        def run(conn: Connection) -> list[Any]:
+            with conn.begin():
+                return [job(conn) for job in jobs]
+
+        if self._thread is not None:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._thread, lambda: run(self._sync_connection())
+            )
         if self._conn is None:
             self._conn = await self.engine.connect()
-        return self._conn
+        conn = self._conn
+
+        def run_async(sync_conn: Connection) -> list[Any]:
+            results = [job(sync_conn) for job in jobs]
+            return results
+
+        async with conn.begin():
+            return list(await conn.run_sync(run_async))
+
+    def _sync_connection(self) -> Connection:
+        """The SQLite writer keeps one connection, used only by its thread."""
+        assert self._sync is not None
+        if self._sync_conn is None:
+            self._sync_conn = self._sync.connect()
+        return self._sync_conn
 
     async def _drop_writer_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 await conn.close()
-
-    @staticmethod
-    async def _insert_moves(
-        conn: AsyncConnection,
-        batch: list[tuple[dict[str, Any], str | None, asyncio.Future[Any]]],
-    ) -> None:
-        if not batch:
-            return
-        await conn.execute(insert(moves), [row for row, _, _ in batch])
-        now = time.time()
-        for row, status, _ in batch:
-            if status is not None:
-                await conn.execute(update(rooms).where(rooms.c.id == row["room_id"])
-                                   .values(status=status, updated_at=now))
+        sync_conn, self._sync_conn = self._sync_conn, None
+        if sync_conn is not None and self._thread is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(self._thread, sync_conn.close)
 
     # -- writes --------------------------------------------------------------------------
 
-    async def create_room(self, room: RoomRecord, token_hash: str) -> None:
-        now = time.time()
-
-        async def job(conn: AsyncConnection) -> None:
-            await conn.execute(insert(rooms).values(
-                id=room.id, mode=room.mode, level=room.level, seed=room.seed,
-                match_no=room.match_no, match_start_seq=room.match_start_seq,
-                status=room.status, name0=room.names[0], name1=room.names[1],
-                invite=room.invite, created_at=now, updated_at=now,
+    async def create_room(self, room: RoomState, status: str, token_hash: str) -> None:
+        def job(conn: Connection) -> None:
+            now = time.time()
+            conn.execute(insert(rooms).values(
+                id=room.id, created_at=now, **_room_values(room, status, now)
             ))
-            await conn.execute(insert(seats).values(room_id=room.id, seat=0, token_hash=token_hash))
+            conn.execute(insert(seats).values(
+                room_id=room.id, seat=0, token_hash=token_hash, **_seat_values(room.seats[0])
+            ))
 
         await self._write(job)
 
-    async def load_room(self, room_id: str) -> RoomRecord | None:
+    async def write(self, change: RoomWrite) -> None:
+        await self._write(_room_job(change))
+
+    async def add_rejoin_code(
+        self, room_id: str, seat: int, short_hash: str, long_hash: str, expires_at: float
+    ) -> bool:
+        def job(conn: Connection) -> Exception | None:
+            taken = conn.execute(select(rejoin_codes.c.id).where(
+                (rejoin_codes.c.short_hash == short_hash) | (rejoin_codes.c.long_hash == long_hash)
+            )).first()
+            if taken is not None:
+                return IntegrityError("code hash collision", None, Exception())
+            conn.execute(update(rejoin_codes).where(  # one live code per seat
+                rejoin_codes.c.room_id == room_id, rejoin_codes.c.seat == seat,
+                rejoin_codes.c.used_at.is_(None),
+            ).values(used_at=time.time()))
+            conn.execute(insert(rejoin_codes).values(
+                room_id=room_id, seat=seat, short_hash=short_hash, long_hash=long_hash,
+                expires_at=expires_at,
+            ))
+            return None
+
+        try:
+            await self._write(job)
+        except IntegrityError:
+            return False
+        return True
+
+    # -- reads ---------------------------------------------------------------------------
+
+    async def load_room(self, room_id: str) -> RoomState | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).first()
-        return _room(row) if row is not None else None
-
-    async def seat_for_token(self, token_hash: str) -> tuple[str, int] | None:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(
-                select(seats.c.room_id, seats.c.seat).where(seats.c.token_hash == token_hash)
-            )).first()
-        return (row.room_id, row.seat) if row is not None else None
-
-    async def room_for_invite(self, invite: str) -> str | None:
-        async with self.engine.connect() as conn:
-            row = (await conn.execute(select(rooms.c.id).where(rooms.c.invite == invite))).first()
-        return row.id if row is not None else None
-
-    async def join(self, room_id: str, name: str, token_hash: str) -> bool:
-        async def job(conn: AsyncConnection) -> bool:
-            result = await conn.execute(
-                update(rooms)
-                .where(rooms.c.id == room_id, rooms.c.name1.is_(None), rooms.c.mode == "friend")
-                .values(name1=name, status="playing", updated_at=time.time())
-            )
-            if result.rowcount != 1:
-                return False
-            await conn.execute(insert(seats).values(room_id=room_id, seat=1, token_hash=token_hash))
-            return True
-
-        return bool(await self._write(job))
-
-    async def append_move(
-        self, room_id: str, record: MoveRecord, status: str | None = None
-    ) -> None:
-        row = {
-            "room_id": room_id, "seq": record.seq, "match_no": record.match_no,
-            "seat": record.seat, "move": record.move, "client_id": record.client_id,
-            "created_at": time.time(),
-        }
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._moves.append((row, status, future))
-        self._start_writer()
-        await future
+            if row is None:
+                return None
+            seat_rows = (await conn.execute(
+                select(seats).where(seats.c.room_id == room_id)
+            )).all()
+        states = [SeatState(), SeatState()]
+        for seat_row in seat_rows:
+            states[seat_row.seat] = _seat_state(seat_row)
+        return RoomState(
+            id=row.id, mode=row.mode, level=row.level, seed=row.seed, match_no=row.match_no,
+            match_start_seq=row.match_start_seq, seq=row.seq, version=row.version,
+            names=(row.name0, row.name1), invite=row.invite, seats=(states[0], states[1]),
+        )
 
     async def load_moves(self, room_id: str, after_seq: int) -> list[MoveRecord]:
         async with self.engine.connect() as conn:
@@ -310,68 +470,41 @@ class SqlStorage:
             )).all()
         return [MoveRecord(r.seq, r.match_no, r.seat, r.move, r.client_id) for r in rows]
 
-    async def start_rematch(
-        self, room_id: str, finished: FinishedMatch, seed: str, match_no: int, start_seq: int
-    ) -> None:
-        now = time.time()
-
-        async def job(conn: AsyncConnection) -> None:
-            await conn.execute(insert(finished_matches).values(
-                room_id=room_id, match_no=finished.match_no, seed=finished.seed,
-                winner=finished.winner, score0=finished.scores[0], score1=finished.scores[1],
-                first_seq=finished.first_seq, last_seq=finished.last_seq, finished_at=now,
-            ))
-            await conn.execute(update(rooms).where(rooms.c.id == room_id).values(
-                seed=seed, match_no=match_no, match_start_seq=start_seq, status="playing",
-                updated_at=now,
-            ))
-
-        await self._write(job)
-
-    async def add_rejoin_code(
-        self, room_id: str, seat: int, short_hash: str, long_hash: str, expires_at: float
-    ) -> bool:
-        async def job(conn: AsyncConnection) -> None:
-            await conn.execute(insert(rejoin_codes).values(
-                room_id=room_id, seat=seat, short_hash=short_hash, long_hash=long_hash,
-                expires_at=expires_at,
-            ))
-
-        try:
-            await self._write(job)
-        except IntegrityError:
-            return False
-        return True
-
-    async def use_rejoin_code(
-        self, code_hash: str, now: float, new_token_hash: str
-    ) -> tuple[str, int]:
-        async def job(conn: AsyncConnection) -> tuple[str, int]:
+    async def seat_for_token(self, token_hash: str) -> tuple[str, int] | None:
+        async with self.engine.connect() as conn:
             row = (await conn.execute(
-                select(rejoin_codes).where(
-                    (rejoin_codes.c.short_hash == code_hash)
-                    | (rejoin_codes.c.long_hash == code_hash)
-                )
+                select(seats.c.room_id, seats.c.seat).where(seats.c.token_hash == token_hash)
             )).first()
-            if row is None:
-                raise RejoinError("code_unknown")
-            if row.used_at is not None:
-                raise RejoinError("code_used")
-            if row.expires_at <= now:
-                raise RejoinError("code_expired")
-            marked = await conn.execute(
-                update(rejoin_codes)
-                .where(rejoin_codes.c.id == row.id, rejoin_codes.c.used_at.is_(None))
-                .values(used_at=now)
-            )
-            if marked.rowcount != 1:  # used at the same moment by someone else
-                raise RejoinError("code_used")
-            await conn.execute(
-                update(seats)
-                .where(seats.c.room_id == row.room_id, seats.c.seat == row.seat)
-                .values(token_hash=new_token_hash)
-            )
-            return row.room_id, int(row.seat)
+        return (row.room_id, row.seat) if row is not None else None
 
-        result: tuple[str, int] = await self._write(job)
-        return result
+    async def seat_token(self, room_id: str, seat: int) -> SeatToken | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(seats.c.token_hash, seats.c.join_key_hash)
+                .where(seats.c.room_id == room_id, seats.c.seat == seat)
+            )).first()
+        return SeatToken(row.token_hash, row.join_key_hash) if row is not None else None
+
+    async def room_for_invite(self, invite: str) -> str | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(rooms.c.id).where(rooms.c.invite == invite))).first()
+        return row.id if row is not None else None
+
+    async def find_rejoin_code(self, code_hash: str) -> RejoinCode | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(rejoin_codes).where(
+                (rejoin_codes.c.short_hash == code_hash) | (rejoin_codes.c.long_hash == code_hash)
+            ))).first()
+        if row is None:
+            return None
+        return RejoinCode(row.id, row.room_id, int(row.seat), row.expires_at, row.used_at,
+                          row.key_hash)
+
+    async def token_key(self) -> bytes:
+        if self._key is None:
+            async with self.engine.connect() as conn:
+                value = (await conn.execute(
+                    select(server_secrets.c.value).where(server_secrets.c.name == "token_key")
+                )).scalar_one()
+            self._key = bytes.fromhex(value)
+        return self._key

@@ -66,6 +66,13 @@ export class Connection {
 
   receive(msg) {
     this.lastMessageAt = Date.now();
+    if (msg.type === "events") {
+      // one frame per change: its events (each with the view after the change), then the
+      // mover's ack when the frame carries its move id
+      for (const event of msg.events) this.receive({ type: "event", seq: msg.seq, event, view: msg.view });
+      if (msg.id !== undefined) this.handlers.onMessage({ type: "ack", id: msg.id, seq: msg.seq });
+      return;
+    }
     if (typeof msg.seq === "number" && (msg.type === "welcome" || msg.type === "event")) {
       this.lastSeq = Math.max(this.lastSeq ?? 0, msg.seq);
       this.session.since = this.lastSeq;

@@ -141,7 +141,9 @@ class Client:
         self.ws = ws
         self.token = token
         self.log: list[dict[str, Any]] = []
-        self.raw: list[str] = []
+        self.raw: list[str] = []  # every frame as received
+        self.frames: list[dict[str, Any]] = []  # every frame, parsed
+        self.pending: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = None
         self.seq = 0
         self.counter = 0
@@ -169,9 +171,15 @@ class Client:
         await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
     async def recv(self, timeout: float = TIMEOUT) -> dict[str, Any]:
-        text = await asyncio.wait_for(self.ws.recv(), timeout)
-        self.raw.append(text)
-        message: dict[str, Any] = json.loads(text)
+        """The next message. An ``events`` frame (one per change) is read as one ``event``
+        message per event, then the mover's ``ack``, so tests can wait for either."""
+        if not self.pending:
+            text = await asyncio.wait_for(self.ws.recv(), timeout)
+            self.raw.append(text)
+            frame: dict[str, Any] = json.loads(text)
+            self.frames.append(frame)
+            self.pending = split_frame(frame)
+        message = self.pending.pop(0)
         self.log.append(message)
         if self.watch is not None:
             self.watch(message)
@@ -200,6 +208,24 @@ class Client:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+def split_frame(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    if frame.get("type") != "events":
+        return [frame]
+    parts: list[dict[str, Any]] = [
+        {"type": "event", "seq": frame["seq"], "event": e, "view": frame["view"]}
+        for e in frame["events"]
+    ]
+    if "id" in frame:
+        parts.append({"type": "ack", "id": frame["id"], "seq": frame["seq"]})
+    return parts
+
+
+def presence(seat: int, state: str) -> Any:
+    """A predicate: a presence message saying ``seat`` is now ``state``."""
+    return lambda m: (m["type"] == "presence" and m["seat"] == seat
+                      and m["presence"]["state"] == state)
 
 
 def pick_move(view: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 import websockets
-from srvkit import Client, ServerProc, pick_move
+from srvkit import Client, ServerProc, pick_move, presence
 
 from server.engine import DECK
 
@@ -226,7 +226,7 @@ async def test_waiting_room_and_takeover_too_early(strict_server: ServerProc) ->
     assert state["view"]["invite"] is None
     b, _ = await Client.hello(strict_server, b_token)
     await b.close()
-    await a.recv_until(lambda m: m["type"] == "presence" and not m["connected"])
+    await a.recv_until(presence(1, "away"))
     error = await error_for(a, {"type": "takeover", "level": "facil"})
     assert error["code"] == "too_early"
     await a.close()

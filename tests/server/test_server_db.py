@@ -1,22 +1,33 @@
-"""Storage on a fresh SQLite file made by the Alembic migrations; rooms rebuilt from the
-seed and the move log alone."""
+"""Storage on a fresh database made by the Alembic migrations: conditional room writes,
+group commit, rejoin codes; rooms rebuilt from their stored state, seed and move log."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 
 from server.ai import choose_for_position
 from server.config import Settings
 from server.engine import Match
 from server.fanout import LocalHub
+from server.lobby import hash_secret
 from server.migrate import upgrade
-from server.rooms import RoomManager, hash_secret
-from server.storage import FinishedMatch, MoveRecord, RejoinError, RoomRecord, SqlStorage
+from server.rooms import RoomRegistry, Snapshot
+from server.state import RoomState, SeatState
+from server.storage import (
+    MoveRecord,
+    RejoinError,
+    RoomWrite,
+    SqlStorage,
+    StaleRoom,
+)
 
 
 @pytest.fixture
@@ -28,9 +39,23 @@ async def storage(tmp_path: Path) -> SqlStorage:
     await store.close()
 
 
-def record(room_id: str = "r1", mode: str = "friend") -> RoomRecord:
-    return RoomRecord(id=room_id, mode=mode, level=None, seed="semilla", match_no=1,
-                      match_start_seq=0, status="waiting", names=("Ana", None), invite="ABCD2345")
+def state(room_id: str = "r1", mode: str = "friend") -> RoomState:
+    computer = mode == "computer"
+    return RoomState(
+        id=room_id, mode="computer" if computer else "friend",
+        level="facil" if computer else None, seed="semilla", match_no=1, match_start_seq=0,
+        seq=0, version=0, names=("Ana", "Computadora" if computer else None),
+        invite=None if computer else f"INV{room_id}", seats=(SeatState("arriving", 1.0),
+                                                               SeatState()),
+    )
+
+
+def moved(room: RoomState, seq: int) -> RoomState:
+    return replace(room, seq=seq, version=room.version + 1)
+
+
+def trail(seq: int, seat: int = 0) -> MoveRecord:
+    return MoveRecord(seq, 1, seat, '{"kind":"trail","card":"2h"}', f"c{seq}")
 
 
 async def test_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> None:
@@ -39,83 +64,128 @@ async def test_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> None:
     await asyncio.to_thread(upgrade, url)
     await asyncio.to_thread(upgrade, url)  # a second run changes nothing
     store = SqlStorage.from_url(url)
-    await store.create_room(record(), hash_secret("t0"))  # opens a connection: pragmas
+    await store.create_room(state(), "waiting", hash_secret("t0"))
     async with store.engine.connect() as conn:
         sync = (await conn.exec_driver_sql("PRAGMA synchronous")).scalar()
+    key = await store.token_key()
     await store.close()
     assert sync == 2  # FULL
+    assert len(key) == 32
     con = sqlite3.connect(path)
     tables = {r[0] for r in con.execute("select name from sqlite_master where type='table'")}
-    assert {"rooms", "seats", "moves", "finished_matches", "rejoin_codes",
+    assert {"rooms", "seats", "moves", "finished_matches", "rejoin_codes", "server_secrets",
             "alembic_version"} <= tables
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0001"
+    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0002"
     con.close()
 
 
-async def test_storage_round_trip(storage: SqlStorage) -> None:
-    await storage.create_room(record(), hash_secret("t0"))
+async def test_room_state_round_trip(storage: SqlStorage) -> None:
+    room = state()
+    await storage.create_room(room, "waiting", hash_secret("t0"))
+    assert await storage.load_room("r1") == room
     assert await storage.seat_for_token(hash_secret("t0")) == ("r1", 0)
     assert await storage.seat_for_token(hash_secret("t1")) is None
-    assert await storage.room_for_invite("ABCD2345") == "r1"
-    assert await storage.join("r1", "Primo", hash_secret("t1")) is True
-    assert await storage.join("r1", "Otro", hash_secret("t2")) is False
-    room = await storage.load_room("r1")
-    assert room is not None and room.names == ("Ana", "Primo") and room.status == "playing"
-    await storage.append_move("r1", MoveRecord(1, 1, 0, '{"kind":"trail","card":"2h"}', "c1"))
-    with pytest.raises(Exception):  # noqa: B017 - the same seq twice is refused
-        await storage.append_move("r1", MoveRecord(1, 1, 1, '{"kind":"trail","card":"3h"}', None))
-    moves = await storage.load_moves("r1", 0)
-    assert [(m.seq, m.seat, m.client_id) for m in moves] == [(1, 0, "c1")]
-    await storage.start_rematch("r1", FinishedMatch(1, "semilla", 0, (21, 3), 1, 1),
-                                "otra", 2, 2)
-    room = await storage.load_room("r1")
-    assert room is not None and (room.seed, room.match_no, room.match_start_seq) == ("otra", 2, 2)
+    assert await storage.room_for_invite("INVr1") == "r1"
+    joined = replace(room, names=("Ana", "Primo"), version=1).with_seat(
+        1, SeatState("arriving", 5.0))
+    await storage.write(RoomWrite(joined, "playing", join=(hash_secret("t1"), "k")))
+    assert await storage.load_room("r1") == joined
+    held = await storage.seat_token("r1", 1)
+    assert held is not None and held.token_hash == hash_secret("t1") and held.join_key_hash == "k"
+    away = joined.with_seat(0, SeatState("away", 9.5, "normal", True))
+    away = replace(away, version=2)
+    await storage.write(RoomWrite(away, "playing", (0,)))
+    assert await storage.load_room("r1") == away
 
 
-async def test_rejoin_codes(storage: SqlStorage) -> None:
-    await storage.create_room(record(), hash_secret("t0"))
+async def test_a_stale_copy_never_writes(storage: SqlStorage) -> None:
+    room = state("r2", "computer")
+    await storage.create_room(room, "playing", hash_secret("t0"))
+    first = moved(room, 1)
+    await storage.write(RoomWrite(first, "playing", move=trail(1)))
+    # a second copy decided from version 0 too: refused, and nothing of it is written
+    with pytest.raises(StaleRoom):
+        await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1, seat=1)))
+    with pytest.raises(StaleRoom):
+        await storage.write(RoomWrite(replace(moved(room, 2), version=1), "playing",
+                                      move=trail(2)))
+    assert [(m.seq, m.seat) for m in await storage.load_moves("r2", 0)] == [(1, 0)]
+    assert await storage.load_room("r2") == first
+
+
+async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> None:
+    """A hundred moves of a hundred rooms and a used rejoin code in one group commit: the
+    code is refused, the moves all commit, in one transaction (not one each)."""
+    rooms = [state(f"g{i}", "computer") for i in range(100)]
+    await asyncio.gather(*(storage.create_room(r, "playing", hash_secret(r.id)) for r in rooms))
+    assert await storage.add_rejoin_code("g0", 0, hash_secret("S"), hash_secret("L"), 2e9)
+    code = await storage.find_rejoin_code(hash_secret("S"))
+    assert code is not None
+    await storage.write(RoomWrite(replace(rooms[0], version=1), "playing", (0,),
+                                  new_token=(0, hash_secret("n")), use_code=(code.id, None)))
+    commits: list[int] = []
+    assert storage._sync is not None
+    event.listen(storage._sync, "commit", lambda conn: commits.append(1))
+    used_again = storage.write(RoomWrite(replace(rooms[0], version=2), "playing", (0,),
+                                         new_token=(0, hash_secret("m")),
+                                         use_code=(code.id, None)))
+    writes = [storage.write(RoomWrite(moved(r, 1), "playing", move=trail(1))) for r in rooms]
+    results = await asyncio.gather(used_again, *writes, return_exceptions=True)
+    assert isinstance(results[0], RejoinError) and results[0].code == "code_used"
+    assert isinstance(results[1], StaleRoom)  # g0 was at version 1: its move is refused
+    assert all(r is None for r in results[2:])
+    assert len(commits) <= 2
+    counts = [len(await storage.load_moves(r.id, 0)) for r in rooms]
+    assert counts == [0] + [1] * 99
+    assert await storage.seat_for_token(hash_secret("n")) == ("g0", 0)
+
+
+async def test_one_live_rejoin_code_per_seat(storage: SqlStorage) -> None:
+    await storage.create_room(state(), "waiting", hash_secret("t0"))
     assert await storage.add_rejoin_code("r1", 0, hash_secret("S1"), hash_secret("L1"), 2e9)
     assert not await storage.add_rejoin_code("r1", 0, hash_secret("S1"), hash_secret("L2"), 2e9)
-    assert await storage.add_rejoin_code("r1", 0, hash_secret("S3"), hash_secret("L3"), 10.0)
-    assert await storage.use_rejoin_code(hash_secret("L1"), 100.0, hash_secret("new")) == ("r1", 0)
-    assert await storage.seat_for_token(hash_secret("t0")) is None
-    assert await storage.seat_for_token(hash_secret("new")) == ("r1", 0)
-    for code, expected in (("S1", "code_used"), ("S3", "code_expired"), ("S9", "code_unknown")):
-        with pytest.raises(RejoinError) as info:
-            await storage.use_rejoin_code(hash_secret(code), 100.0, hash_secret("x"))
-        assert info.value.code == expected
-    assert await storage.seat_for_token(hash_secret("new")) == ("r1", 0)
+    assert await storage.add_rejoin_code("r1", 0, hash_secret("S3"), hash_secret("L3"), 2e9)
+    first = await storage.find_rejoin_code(hash_secret("L1"))
+    second = await storage.find_rejoin_code(hash_secret("S3"))
+    assert first is not None and first.used_at is not None  # ended by the newer code
+    assert second is not None and second.used_at is None and second.seat == 0
+    assert await storage.find_rejoin_code(hash_secret("S9")) is None
 
 
-async def test_room_is_rebuilt_from_seed_and_move_log(storage: SqlStorage) -> None:
-    await storage.create_room(record("r2", "computer"), hash_secret("t0"))
+async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage) -> None:
+    room = state("r3", "computer")
+    await storage.create_room(room, "playing", hash_secret("t0"))
     match = Match.new("semilla")
     moves = []
     for seq in range(1, 61):
         move = choose_for_position("facil", match.position, seq)
+        seat = match.position.turn
         match, _ = match.play(move)
         moves.append(move)
-        await storage.append_move("r2", MoveRecord(seq, 1, 1 - match.position.turn,
-                                                   move.to_text(), None))
-    manager = RoomManager(storage, LocalHub(), Settings(computer_delay=3600))
-    room = await manager.get("r2")
-    assert room is not None and room.seq == 60
-    assert room.match.position == Match.replay("semilla", moves).position
-    assert room.match.hand_number == match.hand_number
-    assert [s for s, e in room.events if json.loads(e)["kind"] == "move"] == list(range(1, 61))
-    assert room.last_move is not None and room.last_move["move"] == moves[-1].to_json()
-    if room.computer_task is not None:
-        room.computer_task.cancel()
+        room = moved(room, seq)
+        await storage.write(RoomWrite(room, "playing",
+                                      move=MoveRecord(seq, 1, seat, move.to_text(), None)))
+    registry = RoomRegistry(storage, LocalHub(), Settings(computer_delay=3600))
+    live = await registry.get("r3")
+    assert live is not None
+    snapshot: Any = await live.ask(Snapshot())
+    assert snapshot.seq == 60 and snapshot.version == 60
+    assert live.match.position == Match.replay("semilla", moves).position
+    assert live.match.hand_number == match.hand_number
+    assert [s for s, e in live.events if json.loads(e)["kind"] == "move"] == list(range(1, 61))
+    assert live.last_move is not None and live.last_move["move"] == moves[-1].to_json()
+    await registry.stop_all()
 
 
 async def test_close_commits_the_batch_in_flight(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'close.db'}"
     await asyncio.to_thread(upgrade, url)
     store = SqlStorage.from_url(url)
-    await store.create_room(record(), hash_secret("t0"))
-    writes = [asyncio.create_task(store.append_move("r1", MoveRecord(n, 1, 0, "{}", None)))
-              for n in range(1, 51)]
+    rooms = [state(f"c{i}", "computer") for i in range(50)]
+    await asyncio.gather(*(store.create_room(r, "playing", hash_secret(r.id)) for r in rooms))
+    writes = [asyncio.create_task(store.write(RoomWrite(moved(r, 1), "playing", move=trail(1))))
+              for r in rooms]
     for _ in range(5):  # the writer takes the batch and starts its transaction
         await asyncio.sleep(0)
     await asyncio.wait_for(store.close(), 10)

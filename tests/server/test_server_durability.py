@@ -87,9 +87,10 @@ async def test_kill_9_mid_game_loses_nothing_told(make_server: Callable[..., Ser
 async def test_failed_write_drops_the_room_copy_and_clients_reload(
     make_server: Callable[..., ServerProc],
 ) -> None:
-    """A write whose outcome the server cannot know (here: the row is already there, as if
-    the commit went through and the driver failed after) must not leave memory and the
-    database apart: the room's sockets close (1011) and the room is rebuilt from the log."""
+    """A room copy that no longer matches storage (here another writer stored seq 1 behind
+    its back, as if a commit went through and the driver failed after) cannot write: the
+    write is refused, the room's sockets close (1011) and the room is rebuilt from
+    storage."""
     server = make_server().start()
     a_room, b_room = server.friend_room()
     a, wa = await Client.hello(server, a_room["token"])
@@ -99,6 +100,7 @@ async def test_failed_write_drops_the_room_copy_and_clients_reload(
     con = sqlite3.connect(server.db_path)
     con.execute("insert into moves (room_id, seq, match_no, seat, move, client_id, created_at) "
                 "values (?, 1, 1, 0, ?, null, 0)", (a_room["room"], text))
+    con.execute("update rooms set seq = 1, version = version + 1 where id = ?", (a_room["room"],))
     con.commit()
     con.close()
     await a.send({"type": "move", "move": move, "seq": 0, "id": "lost"})

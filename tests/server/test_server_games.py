@@ -7,7 +7,16 @@ import time
 from typing import Any
 
 import httpx
-from srvkit import Client, ServerProc, my_turn, pick_move, play_two, play_until, saw
+from srvkit import (
+    Client,
+    ServerProc,
+    my_turn,
+    pick_move,
+    play_two,
+    play_until,
+    presence,
+    saw,
+)
 
 import server.ai as ai
 
@@ -22,8 +31,9 @@ async def test_whole_match_against_the_computer(server: ServerProc) -> None:
     view = welcome["view"]
     assert welcome["seat"] == 0 and welcome["seq"] == 0 and welcome["events"] == []
     assert view["turn"] == 0 and view["dealer"] == 1 and len(view["hand"]) == 4
-    assert view["opponent"] == {"kind": "computer", "level": "facil", "connected": True,
-                                "takeover": None}
+    assert view["opponent"]["kind"] == "computer" and view["opponent"]["level"] == "facil"
+    assert view["presence"][1] == {"state": "computer", "grace_left": None, "level": "facil"}
+    assert view["presence"][0] == {"state": "here", "grace_left": None, "level": None}
     assert [o["card"] for o in view["options"]] == view["hand"]
     end = await play_until(client, is_event("match_end"))
     assert end["view"]["status"] == "finished"
@@ -69,7 +79,7 @@ async def test_two_people_play_a_whole_hand(server: ServerProc) -> None:
     b, wb = await Client.hello(server, b_room["token"])
     assert wa["view"]["names"] == ["Ana", "Primo"] and wb["view"]["seat"] == 1
     assert wb["view"]["options"] == [] and wa["view"]["options"]
-    await a.recv_until(lambda m: m["type"] == "presence" and m["seat"] == 1 and m["connected"])
+    await a.recv_until(presence(1, "here"))
     end = await play_two(a, b, is_event("hand_end"))
     result = end["event"]["result"]
     assert result["categories"][0] == "Cartas" and len(result["points"]) == 2
@@ -159,31 +169,33 @@ async def test_friend_leaves_computer_takes_over_friend_returns(server: ServerPr
     a_room, b_room = server.friend_room()
     a, _ = await Client.hello(server, a_room["token"])
     b, _ = await Client.hello(server, b_room["token"])
-    await a.recv_until(lambda m: m["type"] == "presence" and m["seat"] == 1 and m["connected"])
+    await a.recv_until(presence(1, "here"))
     await play_two(a, b, lambda m: m["type"] == "event" and m["seq"] >= 2)
     await b.close()
-    left = await a.recv_until(lambda m: m["type"] == "presence" and not m["connected"])
-    assert left["seat"] == 1 and left["takeover"] is None and left["grace_ends_at"] is not None
-    assert a.view is not None and a.view["opponent"]["connected"] is True  # older view
-    # wait out the grace time the server announced (0.2 s here)
-    wait = left["grace_ends_at"] - time.time()
-    if wait > 0:
-        await asyncio.sleep(wait + 0.01)
+    left = await a.recv_until(presence(1, "away"))
+    # seconds left, not a clock: at most the grace time (0.2 s here)
+    assert 0 <= left["presence"]["grace_left"] <= 0.2 and left["presence"]["level"] is None
+    assert a.view is not None and a.view["presence"][1]["state"] == "here"  # older view
+    # wait out the grace time the server announced
+    await asyncio.sleep(left["presence"]["grace_left"] + 0.01)
     await a.send({"type": "takeover", "level": "facil"})
-    taken = await a.recv_until(lambda m: m["type"] == "presence" and m["takeover"] == "facil")
-    assert taken["seat"] == 1 and taken["connected"] is False
     state = await a.recv_until(lambda m: m["type"] == "state")
-    assert state["view"]["opponent"]["takeover"] == "facil"
+    assert state["view"]["presence"][1] == {"state": "computer", "grace_left": None,
+                                            "level": "facil"}
+    await saw(a, presence(1, "computer"))
     # the computer now plays seat 1: a plays on alone through two of the computer's moves
     start = a.seq
     await play_until(a, lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
                      and m["event"]["seat"] == 1 and m["seq"] > start + 2)
     # the friend comes back: told at once, and the seat is theirs again
     b2, welcome = await Client.hello(server, b_room["token"], since=start)
-    back = await a.recv_until(lambda m: m["type"] == "presence" and m["connected"])
-    assert back["presence"] == {"state": "here", "grace_left": None, "level": None}
-    presence = await b2.recv_until(lambda m: m["type"] == "presence")
-    assert presence["seat"] == 0 and presence["connected"]
+    await a.recv_until(presence(1, "here"))
+    # the takeover ended: a's view says so at once (a state, not only a presence)
+    ended = await saw(a, lambda m: m["type"] == "state" and m["seq"] >= welcome["seq"]
+                      and m["view"]["presence"][1]["state"] == "here")
+    assert ended["view"]["presence"][1]["level"] is None
+    # whose presence comes on welcome: both seats', in the view
+    assert welcome["view"]["presence"][0]["state"] == "here"
     assert welcome["events"] and welcome["events"][0]["seq"] == start + 1
     # from now on nobody plays for b: b's own move is accepted at b's turn
     b2.view = welcome["view"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from srvkit import Client, ServerProc, play_two, play_until
+from srvkit import Client, ServerProc, play_two, play_until, presence
 
 from server.engine import Card, Match, Move, NotationError, Position
 
@@ -61,8 +61,8 @@ def check_seat(client: Client, seat: int, other_token: str, server: ServerProc,
         return hidden
 
     checked = 0
-    for raw, message in zip(client.raw, client.log, strict=True):
-        assert other_token not in raw
+    assert all(other_token not in raw for raw in client.raw)
+    for message in client.log:
         assert "token" not in message or message["type"] != "welcome"
         if "view" in message:
             view = dict(message["view"])
@@ -98,7 +98,7 @@ async def test_no_secret_reaches_either_friend(server: ServerProc) -> None:
     await play_two(a, b, lambda m: m["type"] == "event" and m["event"]["kind"] == "new_hand")
     await play_two(a, b, lambda m: m["type"] == "event" and m["seq"] >= 60)
     await b.close()
-    await a.recv_until(lambda m: m["type"] == "presence" and not m["connected"])
+    await a.recv_until(presence(1, "away"))
     b2, _ = await Client.hello(server, b_room["token"], since=10)
     await a.close()
     await b2.close()
