@@ -465,11 +465,11 @@ class Room:
         self.idle_generation += 1
         await self._send(seat, Welcome(self.id, seat, self.state.seq, self.view_for(seat),
                                  self._events_since(since)))
+        await self._tell_presence()
         if took_over:  # the takeover ended: the other seat's view changes (a state)
             other = 1 - seat
             if self.conns[other] is not None:
                 await self._send(other, State(self.state.seq, self.view_for(other)))
-        await self._tell_presence()
         return True
 
     async def _detach(self, seat: int, conn: str) -> None:

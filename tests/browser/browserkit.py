@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, WebSocket
+from srvkit import split_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -44,7 +45,7 @@ class Player:
             if isinstance(payload, bytes):
                 payload = payload.decode()
             with contextlib.suppress(ValueError):
-                self.frames.append(json.loads(payload))
+                self.frames.extend(split_frame(json.loads(payload)))
 
         ws.on("framereceived", received)
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from browserkit import Player, sheet_numbers
 from conftest import LAPTOP, PHONE
-from srvkit import ServerProc, my_turn, pick_move
+from srvkit import ServerProc, my_turn, pick_move, split_frame
 from websockets.sync.client import connect as ws_connect
 
 pytestmark = pytest.mark.browser
@@ -548,18 +548,19 @@ class FriendBot(threading.Thread):
                 played = -1
                 while not self.stop.is_set():
                     try:
-                        msg = json.loads(ws.recv(timeout=0.1))
+                        frame = json.loads(ws.recv(timeout=0.1))
                     except TimeoutError:
                         continue
-                    self.log.append(msg)
-                    event = msg.get("event") or {}
-                    if event.get("kind") == "match_end":
-                        ws.send(json.dumps({"type": "rematch"}))
-                    view = msg.get("view")
-                    if view and my_turn(view) and view["seq"] != played:
-                        played = view["seq"]
-                        ws.send(json.dumps({"type": "move", "move": pick_move(view),
-                                            "seq": view["seq"], "id": f"bot-{played}"}))
+                    for msg in split_frame(frame):
+                        self.log.append(msg)
+                        event = msg.get("event") or {}
+                        if event.get("kind") == "match_end":
+                            ws.send(json.dumps({"type": "rematch"}))
+                        view = msg.get("view")
+                        if view and my_turn(view) and view["seq"] != played:
+                            played = view["seq"]
+                            ws.send(json.dumps({"type": "move", "move": pick_move(view),
+                                                "seq": view["seq"], "id": f"bot-{played}"}))
         except BaseException as error:  # reported by the test
             self.error = error
 

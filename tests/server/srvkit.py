@@ -67,7 +67,7 @@ class ServerProc:
         self.proc = subprocess.Popen(
             [PYTHON, "-m", "server"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log
         )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a busy machine starts Python slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.read_log()}")
