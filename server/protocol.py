@@ -40,7 +40,6 @@ MESSAGES_ES: dict[str, str] = {
     "too_early": "Dale un chance: tu amigo todavía puede volver.",
     "bad_level": "Ese nivel no existe.",
     "server_error": "Algo salió mal. Intenta otra vez.",
-    "unavailable": "Se está reconectando el servidor. Intenta otra vez en un momento.",
     # HTTP
     "bad_request": "No entendimos esa petición.",
     "bad_mode": "Escoge jugar contra la computadora o contra un amigo.",
