@@ -13,6 +13,7 @@ view's options: a capture, else a trail, else a build) and ask for a rematch at 
     .venv/bin/python benchmarks/load.py                       # both, default sizes
     .venv/bin/python benchmarks/load.py --mode flat --rooms 50 --seconds 10
     .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10
+    .venv/bin/python benchmarks/load.py --server-root /tmp/old   # another checkout's server
 
 The bots run in this one process on the same machine, so they share its cores with the
 server: the figures are a floor for the server alone.
@@ -64,7 +65,7 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(
-    tmp: Path, synchronous: str, profile: str | None
+    tmp: Path, synchronous: str, profile: str | None, root: Path = ROOT,
 ) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = dict(os.environ)
@@ -79,7 +80,8 @@ def start_server(
     if profile:
         command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server"]
     log = open(tmp / "server.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
+    env["PYTHONPATH"] = str(root)  # the server of that checkout (before/after in one run)
+    proc = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -321,7 +323,8 @@ async def main_async(args: argparse.Namespace) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(Path(tmp), args.synchronous, args.profile)
+        proc, port = start_server(Path(tmp), args.synchronous, args.profile,
+                                  Path(args.server_root).resolve())
         try:
             print(f"server pid {proc.pid} on port {port}, synchronous={args.synchronous}, "
                   f"{os.cpu_count()} cpus", flush=True)
@@ -359,6 +362,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--profile", default=None, help="write the server's cProfile here")
+    parser.add_argument("--server-root", default=str(ROOT),
+                        help="run the server of this checkout (to compare two versions)")
     asyncio.run(main_async(parser.parse_args()))
 
 

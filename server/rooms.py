@@ -354,34 +354,41 @@ class Room:
         since = self.state.seats[seat].since or 0.0
         return max(0.0, since + self.deps.settings.grace_seconds - time.time())
 
-    def view_for(self, seat: int) -> dict[str, Any]:
-        """THE view of ``seat``: every message that carries a view is built here."""
+    def common_view(self) -> dict[str, Any]:
+        """The part of the view both seats share (built once per change)."""
         position = self.match.position
-        view = engine_view_for(position, seat).to_json()
-        status = self.status
-        my_turn = status == "playing" and position.turn == seat and not position.hand_over
-        other = 1 - seat
-        opponent_level = self.state.level if self.state.computer_seat(other) else None
-        view.update({
+        state = self.state
+        return {
             "scores": list(self.match.scores),  # after the last hand (position: before)
-            "names": list(self.state.names),
-            "seq": self.state.seq,
-            "match": self.state.match_no,
+            "names": list(state.names),
+            "seq": state.seq,
+            "match": state.match_no,
             "hand_number": self.match.hand_number,
-            "status": status,
+            "status": self.status,
             "winner": self.match.winner,
             "last_move": self.last_move,
-            "opponent": {
-                "kind": "computer" if self.state.computer_seat(other) else "person",
-                "level": opponent_level, **self._legacy(other),
-            },
             "presence": [self.presence(0), self.presence(1)],
             "rematch": [self._wants_rematch(0), self._wants_rematch(1)],
-            "invite": self.state.invite if seat == 0 and status == "waiting" else None,
-            "options": options(position) if my_turn else [],
             "tally": [tally(position.captured[0]), tally(position.captured[1])],
             "categories": CATEGORIES_ES,
-        })
+        }
+
+    def view_for(self, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
+        """THE view of ``seat``: every message that carries a view is built here
+        (``common``: ``common_view()`` when already built for this change)."""
+        position = self.match.position
+        view = engine_view_for(position, seat).to_json()
+        view.update(common or self.common_view())
+        status = view["status"]
+        my_turn = status == "playing" and position.turn == seat and not position.hand_over
+        other = 1 - seat
+        computer = self.state.computer_seat(other)
+        view["opponent"] = {
+            "kind": "computer" if computer else "person",
+            "level": self.state.level if computer else None, **self._legacy(other),
+        }
+        view["invite"] = self.state.invite if seat == 0 and status == "waiting" else None
+        view["options"] = options(position) if my_turn else []
         return view
 
     def _legacy(self, seat: int) -> dict[str, Any]:
@@ -406,9 +413,10 @@ class Room:
             self.conns[seat] = None
 
     async def _send_state(self) -> None:
+        common = self.common_view()
         for seat in (0, 1):
             if self.conns[seat] is not None:
-                await self._send(seat, State(self.state.seq, self.view_for(seat)))
+                await self._send(seat, State(self.state.seq, self.view_for(seat, common)))
 
     async def _tell_presence(self) -> None:
         """Each seat's presence to the other seat, only when it changed (a reconnect loop
@@ -554,10 +562,11 @@ class Room:
         """One frame per seat per change: the events and the seat's view after them (the
         mover's copy carries its move id: its ack)."""
         events = [Raw(t) for t in texts]
+        common = self.common_view() if any(c is not None for c in self.conns) else None
         for seat in (0, 1):
             if self.conns[seat] is None:
                 continue
-            view = raw(self.view_for(seat))
+            view = raw(self.view_for(seat, common))
             await self._send(seat, Events(seq, events, view, move_id if seat == mover else None))
 
     # -- the computer --------------------------------------------------------------------

@@ -16,9 +16,10 @@ from .engine import (
     Match,
     Position,
     Step,
-    hand_options,
+    card_options,
 )
 from .engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
+from .engine.hints import item_weights
 from .engine.moves import Table, build_masks, hand_without
 from .engine.scoring import ACE_ORDER, LATE_SCORE
 
@@ -28,14 +29,20 @@ MAX_BUILD_TAKES = 200  # per card: a crowded table could list more; the ideas st
 
 def tally(captured: Iterable[Card]) -> dict[str, Any]:
     """What a seat has captured so far, as families count it aloud."""
-    cards = list(captured)
-    return {
-        "cards": len(cards),
-        "spades": sum(1 for c in cards if c.suit == "s"),
-        "ten_of_diamonds": TEN_OF_DIAMONDS in cards,
-        "two_of_spades": TWO_OF_SPADES in cards,
-        "aces": sum(1 for c in cards if c.rank == 1),
-    }
+    cards = spades = aces = 0
+    ten = two = False
+    for card in captured:
+        cards += 1
+        if card.suit == "s":
+            spades += 1
+        if card.rank == 1:
+            aces += 1
+        elif card == TEN_OF_DIAMONDS:
+            ten = True
+        elif card == TWO_OF_SPADES:
+            two = True
+    return {"cards": cards, "spades": spades, "ten_of_diamonds": ten, "two_of_spades": two,
+            "aces": aces}
 
 
 def hand_counts(position: Position, seat: int) -> dict[str, Any]:
@@ -99,8 +106,10 @@ def build_takes(position: Position, table: Table, card: Card) -> list[dict[str, 
 def options(position: Position) -> list[dict[str, Any]]:
     """What each card in the hand of the seat to move can do (ideas, takes, build sets)."""
     table = Table(position.cards, position.piles)
+    weights = item_weights(table)
     result = []
-    for option in hand_options(position):
+    for card in position.hands[position.turn]:
+        option = card_options(position, card, table, weights)
         entry = option.to_json()
         entry["build_takes"] = build_takes(position, table, option.card)
         result.append(entry)
