@@ -131,7 +131,15 @@ class Lobby:
         return {"room": room_id, "seat": 1, "token": token}
 
     async def summary(self, room_id: str) -> dict[str, Any]:
-        found = await self.registry.call(room_id, Summary()) if len(room_id) <= 32 else None
+        """A live room answers itself; any other is rebuilt for the answer and not kept in
+        memory (a stranger asking for summaries loads no rooms)."""
+        if len(room_id) > 32 or not is_plain(room_id):
+            raise ApiError("room_unknown")
+        if room_id in self.registry.rooms:
+            found = await self.registry.call(room_id, Summary())
+        else:
+            copy = await self.registry.rebuild(room_id)
+            found = copy.summary() if copy is not None else None
         if found is None:
             raise ApiError("room_unknown")
         summary: dict[str, Any] = found

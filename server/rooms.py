@@ -603,7 +603,12 @@ class Room:
     async def _computer_move(self, seq: int, move: Move) -> None:
         if self._computer_level() is None or seq != self.state.seq:
             return
-        await self._apply(self.match.position.turn, move, None)
+        try:
+            await self._apply(self.match.position.turn, move, None)
+        except IllegalMove:  # a computer player's bug must not stall the room
+            log.exception("the computer chose an illegal move in room %s", self.id)
+            fallback = ai.choose_for_position("facil", self.match.position, seq)
+            await self._apply(self.match.position.turn, fallback, None)
 
     # -- takeover and rematch ------------------------------------------------------------
 
@@ -761,7 +766,7 @@ class RoomRegistry:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            room = await self._load(room_id)
+            room = await self.rebuild(room_id)
         except Exception as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: the waiters (if any) get it too
@@ -803,8 +808,9 @@ class RoomRegistry:
         if tasks or thinking:
             await asyncio.wait([*tasks, *thinking], timeout=5)
 
-    async def _load(self, room_id: str) -> Room | None:
-        """Rebuilds a room from its stored state, its seed and its move log alone."""
+    async def rebuild(self, room_id: str) -> Room | None:
+        """Rebuilds a room from its stored state, its seed and its move log alone (a copy,
+        not started: it handles no command and writes nothing)."""
         state = await self.deps.storage.load_room(room_id)
         if state is None:
             return None

@@ -107,7 +107,7 @@ async def settle(world: World) -> Room | None:
 
 async def check_rebuilt(world: World) -> None:
     room = await settle(world)
-    rebuilt = await world.registry._load(world.room_id)  # a copy, never started
+    rebuilt = await world.registry.rebuild(world.room_id)  # a copy, never started
     assert rebuilt is not None
     if room is None:
         return

@@ -210,16 +210,22 @@ async def test_bad_text_is_refused_and_nobody_is_kicked(server: ServerProc) -> N
 async def test_concurrent_first_visits_load_one_room(
     make_server: Callable[..., ServerProc],
 ) -> None:
-    """9. Many visitors at once to a room that is not in memory: one copy is loaded and
-    everybody is answered."""
-    server = make_server(ROOM_IDLE="30").start()
-    room = server.computer_room()  # made, not loaded
-    assert server.get("/healthz").json()["rooms_in_memory"] == 0
+    """9. Many connections at once to a room that is not in memory: one copy is loaded and
+    every one is welcomed. Summaries are answered without loading the room at all."""
+    server = make_server(ROOM_IDLE="0.3").start()
+    a_room, b_room = server.friend_room()
+    await wait_rooms_in_memory(server, 0)  # the join loaded it; nobody connected
     async with httpx.AsyncClient(base_url=server.base) as http:
-        answers = await asyncio.gather(*(http.get(f"/api/rooms/{room['room']}")
+        answers = await asyncio.gather(*(http.get(f"/api/rooms/{a_room['room']}")
                                          for _ in range(20)))
-    assert all(r.status_code == 200 and r.json()["room"] == room["room"] for r in answers)
+    assert all(r.status_code == 200 and r.json()["room"] == a_room["room"] for r in answers)
+    assert server.get("/healthz").json()["rooms_in_memory"] == 0
+    hellos = await asyncio.gather(*(Client.hello(server, token)
+                                    for token in [a_room["token"], b_room["token"]] * 6))
+    assert all(welcome["room"] == a_room["room"] for _, welcome in hellos)
     assert server.get("/healthz").json()["rooms_in_memory"] == 1
+    for client, _ in hellos:
+        await client.close()
 
 
 async def test_shutdown_stops_the_rooms(make_server: Callable[..., ServerProc]) -> None:
