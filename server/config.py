@@ -26,6 +26,9 @@ class Settings:
     port: int = 8000
     computer_delay: float = 0.8  # seconds the computer "thinks" before it plays
     grace_seconds: float = 60.0  # a friend who left may come back this long before takeover
+    # a friend who stays connected but does not play their turn for this long is offered
+    # to the other player as if they had left
+    stall_seconds: float = 240.0
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     rejoin_ttl: int = 600  # seconds a rejoin code stays valid
     room_idle: float = 900.0  # a room nobody listens to leaves memory after this long
@@ -62,6 +65,7 @@ class Settings:
             port=_number(e, "PORT", cls.port),
             computer_delay=_number(e, "COMPUTER_DELAY", cls.computer_delay),
             grace_seconds=_number(e, "GRACE_SECONDS", cls.grace_seconds),
+            stall_seconds=_number(e, "STALL_SECONDS", cls.stall_seconds),
             allowed_origins=origins,
             rejoin_ttl=_number(e, "REJOIN_TTL", cls.rejoin_ttl),
             room_idle=_number(e, "ROOM_IDLE", cls.room_idle),

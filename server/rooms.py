@@ -150,6 +150,13 @@ class ComputerMove:
 
 
 @dataclass(frozen=True, slots=True)
+class StallCheck:
+    """The turn that began at ``seq`` has lasted ``stall_seconds``."""
+
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
 class IdleCheck:
     generation: int
 
@@ -166,7 +173,7 @@ class Snapshot:
 
 Command = (
     Start | Attach | Detach | Submit | TakeoverCmd | RematchCmd | Join | MoveSeat
-    | ComputerDue | ComputerMove | IdleCheck | Summary | Snapshot
+    | ComputerDue | ComputerMove | StallCheck | IdleCheck | Summary | Snapshot
 )
 
 
@@ -195,6 +202,7 @@ class Room:
         self.timers: set[asyncio.TimerHandle] = set()
         self.thinking: asyncio.Task[None] | None = None
         self.due: int | None = None  # the seq the computer's next move is scheduled for
+        self.stall_due: int | None = None  # the seq whose turn a stall check watches
         self.idle_generation = 0
         self.stopped = False
         self.task: asyncio.Task[None] | None = None
@@ -271,6 +279,7 @@ class Room:
             if future is not None and not future.done():
                 future.set_result(result)
             self._schedule_computer()
+            self._schedule_stall()
 
     async def _handle(self, command: Command) -> Any:
         match command:
@@ -294,6 +303,8 @@ class Room:
                 return self._think(seq)
             case ComputerMove(seq, move):
                 return await self._computer_move(seq, move)
+            case StallCheck(seq):
+                return await self._stall_check(seq)
             case IdleCheck(generation):
                 return self._idle_check(generation)
             case Summary():
@@ -514,6 +525,7 @@ class Room:
         answered = self.answered[seat]
         if move_id in answered:
             return answered[move_id]
+        await self._back(seat)
         try:
             if self.status == "waiting":
                 raise ProtocolError("waiting_for_friend")
@@ -585,6 +597,42 @@ class Room:
             return
         self.due = self.state.seq
         self._after(self.deps.settings.computer_delay, ComputerDue(self.state.seq))
+
+    def _schedule_stall(self) -> None:
+        """Watches the turn of a friend who is here: if it lasts ``stall_seconds``, the other
+        player is offered the seat as if they had left."""
+        if self.stopped or self.state.mode != "friend" or self.status != "playing" \
+                or self.stall_due == self.state.seq or self._computer_level() is not None:
+            return
+        self.stall_due = self.state.seq
+        self._after(self.deps.settings.stall_seconds, StallCheck(self.state.seq))
+
+    async def _stall_check(self, seq: int) -> None:
+        if seq != self.state.seq or self.status != "playing" or self._computer_level():
+            return
+        seat = self.match.position.turn
+        seat_state = self.state.seats[seat]
+        if seat_state.presence != "here":
+            return
+        # stored as away since a grace time ago: the other may hand the seat over now;
+        # the friend's next move makes them here again
+        since = time.time() - self.deps.settings.grace_seconds
+        await self._write(self.state.with_seat(seat, replace(seat_state, presence="away",
+                                                              since=since)))
+        await self._tell_presence()
+
+    async def _back(self, seat: int) -> None:
+        """A seat whose socket is open plays again (after a stall, maybe a takeover)."""
+        seat_state = self.state.seats[seat]
+        if self.conns[seat] is None or (seat_state.presence == "here"
+                                        and seat_state.takeover is None):
+            return
+        took_over = seat_state.takeover is not None
+        await self._write(self.state.with_seat(seat, replace(
+            seat_state, presence="here", since=time.time(), takeover=None)))
+        await self._tell_presence()
+        if took_over:
+            await self._send_state()
 
     def _think(self, seq: int) -> None:
         """Starts the computer's decision off the room's loop; its move comes back as a

@@ -314,3 +314,32 @@ async def test_one_frame_per_change(server: ServerProc) -> None:
     dealt = next(f for f in frames if any(e["kind"] == "deal" for e in f["events"]))
     assert [e["kind"] for e in dealt["events"]] == ["move", "deal"]
     await client.close()
+
+
+async def test_a_friend_who_never_plays_can_be_replaced(
+    make_server: Callable[..., ServerProc],
+) -> None:
+    """A friend who stays connected but does not play their turn for STALL_SECONDS: the
+    other is offered the seat as if they had left; the friend's next move brings them back.
+    (issue 9, item 12)"""
+    server = make_server(STALL_SECONDS="0.5", GRACE_SECONDS="600").start()
+    a_room, b_room = server.friend_room()
+    a, wa = await Client.hello(server, a_room["token"])
+    b, _ = await Client.hello(server, b_room["token"])
+    answer = await a.move(pick_move(wa["view"]))  # seat 0 leads; now b's turn
+    assert answer["type"] == "ack"
+    stalled = await a.recv_until(presence(1, "away"))
+    assert stalled["presence"]["grace_left"] == 0
+    await a.send({"type": "takeover", "level": "facil"})
+    await a.recv_until(presence(1, "computer"))
+    played = await a.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
+                                and m["event"]["seat"] == 1)
+    assert played["seq"] == answer["seq"] + 1
+    # b comes back by playing: the seat is theirs again
+    await b.recv_until(lambda m: "view" in m and m["view"]["seq"] >= played["seq"])
+    assert b.view is not None
+    await b.send({"type": "move", "move": {"kind": "trail", "card": b.view["hand"][0]},
+                  "seq": b.view["seq"], "id": "vuelvo"})
+    await a.recv_until(presence(1, "here"))
+    await a.close()
+    await b.close()
