@@ -50,8 +50,8 @@ const appHooks = {
     show("movido",
       h("section", { class: "page narrow" },
         h("h1", {}, "Seguiste en otro dispositivo"),
-        h("p", {}, "Tu partida sigue en el otro celular o computadora (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
-        h("p", {}, "Si quieres volver a este aparato, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
+        h("p", {}, "Tu partida sigue en el otro dispositivo (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
+        h("p", {}, "Si quieres volver a este dispositivo, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
         h("button", { type: "button", class: "btn primary", onclick: () => showInicio() }, "Ir al inicio")));
     announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
     focusMain();
@@ -135,7 +135,7 @@ function showInicio(message = null) {
     if (button.getAttribute("aria-disabled")) return;
     const raw = (input.value || "").trim();
     if (!raw) {
-      fail({ message: "Escribe el código que te salió en el otro aparato." });
+      fail({ message: "Escribe el código que te salió en el otro dispositivo." });
       input.focus();
       return;
     }
@@ -180,7 +180,7 @@ function showInicio(message = null) {
       session ? h("div", { class: "continue" },
         h("button", { type: "button", class: "btn big primary continue-game",
           onclick: () => startGame(session) }, "Continuar partida",
-          h("span", { class: "sub" }, "la que dejaste en este aparato"))) : null,
+          h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null,
       nameField("nombre"),
       h("section", { class: "choice", "aria-labelledby": "t-computadora" },
         h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
@@ -190,7 +190,7 @@ function showInicio(message = null) {
         friendButton),
       h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
         h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
-        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro aparato, o el de la invitación de un amigo:"),
+        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro dispositivo, o el de la invitación de un amigo:"),
         h("div", { class: "inline" },
           h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
             autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX" }),
