@@ -785,7 +785,7 @@ export class Game {
       "data-two": String(Boolean(t.two_of_spades)) },
     h("span", { class: "sr-only" }, `Llevadas: ${spoken}.`),
     h("span", { class: "t-cards", "aria-hidden": "true" }, `${t.cards} cartas`),
-    h("span", { class: "t-spades", "aria-hidden": "true" }, `${t.spades}♠`),
+    h("span", { class: "t-spades", "aria-hidden": "true" }, `${t.spades} ${t.spades === 1 ? "pica" : "picas"}`),
     t.ten_of_diamonds ? h("span", { class: "t-key red", "aria-hidden": "true" }, "10♦") : null,
     t.two_of_spades ? h("span", { class: "t-key", "aria-hidden": "true" }, "2♠") : null);
   }

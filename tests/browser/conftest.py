@@ -24,6 +24,7 @@ CHROMIUM_ARGS = [
 GRACE_SECONDS = 1.0
 
 PHONE = {"width": 360, "height": 740}
+LANDSCAPE = {"width": 740, "height": 360}
 LAPTOP = {"width": 1280, "height": 800}
 
 
