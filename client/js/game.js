@@ -41,6 +41,7 @@ export class Game {
     this.presence = null; // the opponent's presence {state, grace_left, level}
     this.graceUntil = null; // performance.now() when the opponent's grace time ends
     this.lastByComputer = null; // my seat's last move, when the computer played it for me
+    this.seenHere = false; // this page has seen the friend connected
     this.status = "connecting";
     this.notice = null; // a short-lived line of news ("Primo volvió a la mesa")
     this.noticeTimer = null;
@@ -269,6 +270,13 @@ export class Game {
 
   /** The opponent's presence changed (or was first seen): say so, start the countdown. */
   setPresence(p) {
+    // "away" without a grace time, or right after "arriving" without ever being here:
+    // the friend joined and is still on the way (the server may say either)
+    if (p.state === "away" && (p.grace_left === null || p.grace_left === undefined ||
+        (this.presence?.state === "arriving" && !this.seenHere))) {
+      p = { ...p, state: "arriving" };
+    }
+    if (p.state === "here") this.seenHere = true;
     const before = this.presence;
     if (before && before.state === p.state && before.grace_left === p.grace_left) return;
     this.presence = p;

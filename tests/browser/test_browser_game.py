@@ -298,8 +298,8 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     me.wait_my_turn()
     # hints off: no borders, and it is remembered after a reload
     me.page.click(".menu-button")
-    me.page.click("dialog.menu [role=switch]")
-    assert me.page.locator("dialog.menu [role=switch]").get_attribute("aria-checked") == "false"
+    me.page.click("dialog.menu [role=switch]:not(.alerts)")
+    assert me.page.locator("dialog.menu [role=switch]:not(.alerts)").get_attribute("aria-checked") == "false"
     me.page.keyboard.press("Escape")
     assert me.page.locator(".hand .card.can-capture").count() == 0
     # the Menú button was redrawn while the Menú was open: focus comes back to the new one
@@ -308,7 +308,7 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     me.wait_my_turn()
     assert me.page.locator(".hand .card.can-capture").count() == 0
     me.page.click(".menu-button")
-    assert me.page.locator("dialog.menu [role=switch]").get_attribute("aria-checked") == "false"
+    assert me.page.locator("dialog.menu [role=switch]:not(.alerts)").get_attribute("aria-checked") == "false"
 
 
 def test_an_illegal_choice_is_explained_and_the_card_stays_chosen(make_player: MakePlayer) -> None:
