@@ -76,7 +76,7 @@ export function sheetTable(facts, me, oppShort) {
     const blocked = facts.limited[i] && k >= 3;
     running[i] += counted;
     const [countNodes, countSpoken] = countWords(facts, i, k);
-    const ptsText = counted > 0 ? `+${counted}` : (late > 0 ? "" : "0");
+    const ptsText = counted > 0 ? `+${counted}` : (late > 0 || (blocked && pts === 0) ? "" : "0");
     const spokenPts = blocked && pts === 0
       ? "no cuenta por tener 18 o más"
       : `${plural(counted, "punto", "puntos")}` + (late > 0 ? `, y ${plural(late, "punto", "puntos")} que llegó tarde y no cuenta` : "");
@@ -88,7 +88,7 @@ export function sheetTable(facts, me, oppShort) {
     h("span", { class: "pts", "aria-hidden": "true" },
       ptsText ? h("span", { class: "got" }, ptsText) : null,
       late > 0 ? h("s", { class: "late" }, `+${late}`) : null,
-      blocked && pts === 0 ? h("span", { class: "blocked" }, "no cuenta") : null,
+      blocked && pts === 0 && late === 0 ? h("span", { class: "blocked" }, "no cuenta") : null,
       h("span", { class: "run" }, ` = ${running[i]}`)),
     h("span", { class: "sr-only" }, `${countSpoken ? countSpoken + ": " : ""}${spokenPts}. Van ${running[i]}.`));
   };
@@ -108,7 +108,7 @@ export function sheetTable(facts, me, oppShort) {
       h("th", { scope: "col" }, "Tú"),
       h("th", { scope: "col" }, oppShort))),
     h("tbody", {},
-      h("tr", { class: "start-total" }, h("th", { scope: "row" }, "Al empezar la mano"), start(me), start(them)),
+      h("tr", { class: "start-total" }, h("th", { scope: "row" }, "Al empezar"), start(me), start(them)),
       rows),
     h("tfoot", {},
       h("tr", { class: "match-total" }, h("th", { scope: "row" }, "Partida"), total(me), total(them))));

@@ -252,7 +252,8 @@ def sheet_numbers(page: Page) -> dict[str, Any]:
         out["counted"][seat] = [int(d[1]) for d in data]
         out["running"][seat] = [int(d[2]) for d in data]
         out["late_marks"][seat] = [int(d[3]) for d in data]
-        out["before"][seat] = int(sheet.locator(f".start-total td[data-seat='{seat}']").inner_text())
+        start = sheet.locator(f".start-total td[data-seat='{seat}']")
+        out["before"][seat] = int(start.inner_text())
         out["scores"][seat] = int(sheet.locator(f"tfoot .match-total td[data-seat='{seat}']")
                                   .inner_text())
     return out

@@ -110,7 +110,10 @@ Object.defineProperty(Document.prototype, 'hidden',
 window.__shown = [];
 class FakeNotification {
   constructor(title, options) { window.__shown.push([title, options && options.body]); }
-  static requestPermission() { FakeNotification.permission = 'granted'; return Promise.resolve('granted'); }
+  static requestPermission() {
+    FakeNotification.permission = 'granted';
+    return Promise.resolve('granted');
+  }
 }
 FakeNotification.permission = 'default';
 window.Notification = FakeNotification;
@@ -128,8 +131,7 @@ def test_te_toca_in_a_hidden_tab(make_player: MakePlayer) -> None:
     assert page.title() == "Casino dominicano"
     page.click(".menu-button")
     page.click("dialog.menu button.alerts")
-    page.wait_for_function(
-        "() => document.querySelector('dialog.menu button.alerts').getAttribute('aria-checked') === 'true'")
+    page.wait_for_selector("dialog.menu button.alerts[aria-checked='true']")
     page.keyboard.press("Escape")
     hide = "(h) => { window.__hidden = h; document.dispatchEvent(new Event('visibilitychange')); }"
     page.evaluate(hide, True)
@@ -178,7 +180,8 @@ def test_installable_and_an_offline_page(make_player: MakePlayer, tmp_path: Path
         manifest = server.get(manifest_href)
         assert manifest.status_code == 200
         data = json.loads(manifest.text)
-        assert data["lang"] == "es-DO" and data["start_url"] == "/" and data["display"] == "standalone"
+        assert data["lang"] == "es-DO" and data["start_url"] == "/"
+        assert data["display"] == "standalone"
         sizes = {icon["sizes"] for icon in data["icons"]}
         assert {"192x192", "512x512"} <= sizes
         assert any(icon.get("purpose") == "maskable" for icon in data["icons"])
@@ -225,7 +228,8 @@ def test_static_files_are_compressed_and_revalidated(web_server: ServerProc) -> 
     assert sw.status_code == 200 and sw.headers["service-worker-allowed"] == "/"
     assert "casino-dev" not in sw.text and "casino-" in sw.text
     # the API answers are compressed too when they are big enough; small ones are not
-    health = httpx.get(f"{web_server.base}/healthz", headers={"Accept-Encoding": "gzip"}, timeout=10)
+    health = httpx.get(f"{web_server.base}/healthz", headers={"Accept-Encoding": "gzip"},
+                       timeout=10)
     assert "content-encoding" not in health.headers
 
 

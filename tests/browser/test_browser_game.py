@@ -275,6 +275,9 @@ def test_rejoin_by_link_then_by_short_code(make_player: MakePlayer) -> None:
     assert third.seq() > second.welcome()["seq"]
 
 
+HINTS_SWITCH = "dialog.menu [role=switch]:not(.alerts)"
+
+
 def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePlayer) -> None:
     me = make_player()
     start_computer_game(me)
@@ -298,8 +301,8 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     me.wait_my_turn()
     # hints off: no borders, and it is remembered after a reload
     me.page.click(".menu-button")
-    me.page.click("dialog.menu [role=switch]:not(.alerts)")
-    assert me.page.locator("dialog.menu [role=switch]:not(.alerts)").get_attribute("aria-checked") == "false"
+    me.page.click(HINTS_SWITCH)
+    assert me.page.locator(HINTS_SWITCH).get_attribute("aria-checked") == "false"
     me.page.keyboard.press("Escape")
     assert me.page.locator(".hand .card.can-capture").count() == 0
     # the Menú button was redrawn while the Menú was open: focus comes back to the new one
@@ -308,7 +311,7 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     me.wait_my_turn()
     assert me.page.locator(".hand .card.can-capture").count() == 0
     me.page.click(".menu-button")
-    assert me.page.locator("dialog.menu [role=switch]:not(.alerts)").get_attribute("aria-checked") == "false"
+    assert me.page.locator(HINTS_SWITCH).get_attribute("aria-checked") == "false"
 
 
 def test_an_illegal_choice_is_explained_and_the_card_stays_chosen(make_player: MakePlayer) -> None:
@@ -404,7 +407,8 @@ def test_the_wait_for_a_friend_who_left_counts_down_the_server_seconds(
         make_player: MakePlayer, tmp_path: Path) -> None:
     """The countdown comes from the server's grace_left, not the device clock (set an
     hour wrong here); when it reaches zero the computer is offered."""
-    server = ServerProc(tmp_path, {"GRACE_SECONDS": "4", "WS_RATE": "1000", "WS_BURST": "1000"}).start()
+    server = ServerProc(tmp_path, {"GRACE_SECONDS": "4", "WS_RATE": "1000",
+                                   "WS_BURST": "1000"}).start()
     try:
         ana = make_player(base=server.base)
         ana.context.add_init_script(
