@@ -155,10 +155,6 @@ export class Game {
       case "event":
         this.onEvents(msg, [msg.event]);
         break;
-      case "events": // one frame for all the events of a move (and the mover's ack)
-        this.onEvents(msg, msg.events || []);
-        if (msg.id && this.ui.pending && this.ui.pending.id === msg.id) this.ui.pending = null;
-        break;
       case "state":
         if (msg.view) this.rematchSeen = msg.view.rematch;
         this.noteRematchWish(msg.view);
