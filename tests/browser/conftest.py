@@ -1,5 +1,5 @@
 """Fixtures of the browser tests: the real server (``python -m server`` on a free port, a
-temporary SQLite file, COMPUTER_DELAY=0, a 1 s grace time) and Debian's chromium."""
+temporary SQLite file, COMPUTER_DELAY=0, a 3 s grace time) and Debian's chromium."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
 ]
-GRACE_SECONDS = 1.0
+GRACE_SECONDS = 3.0  # long enough to see the countdown tick
 
 PHONE = {"width": 360, "height": 740}
 LANDSCAPE = {"width": 740, "height": 360}
