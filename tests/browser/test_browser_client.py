@@ -1,15 +1,14 @@
 """The client's own looks and manners (issue 11): four distinct looks on the table, arrow
-keys, "Te toca" in a hidden tab, axe on Inicio and the invitation, the installable app
-(manifest, icons, service worker, offline page) and compressed, revalidated files."""
+keys, focus after each move, "Te toca" in a hidden tab, axe on Inicio and the invitation,
+the installable app (manifest, icons, service worker, offline page). Gzip and ETag:
+tests/server/test_server_static.py."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 import pytest
 from a11y import assert_no_violations
 from browserkit import Player, distinct_solo
@@ -206,31 +205,6 @@ def test_installable_and_an_offline_page(make_player: MakePlayer, tmp_path: Path
         me.screenshot("sin-conexion-360x740")
     finally:
         server.stop()
-
-
-def test_static_files_are_compressed_and_revalidated(web_server: ServerProc) -> None:
-    answer = httpx.get(f"{web_server.base}/static/js/game.js",
-                       headers={"Accept-Encoding": "gzip"}, timeout=10)
-    assert answer.status_code == 200
-    assert answer.headers["content-encoding"] == "gzip"
-    assert answer.headers["cache-control"] == "no-cache"
-    etag = answer.headers["etag"]
-    raw = (Path(__file__).resolve().parents[2] / "client" / "js" / "game.js").read_bytes()
-    assert answer.content == raw  # httpx decoded it
-    with httpx.stream("GET", f"{web_server.base}/static/js/game.js",
-                      headers={"Accept-Encoding": "gzip"}, timeout=10) as stream:
-        wire = b"".join(stream.iter_raw())
-    assert gzip.decompress(wire) == raw and len(wire) < len(raw) / 3
-    again = httpx.get(f"{web_server.base}/static/js/game.js",
-                      headers={"If-None-Match": etag}, timeout=10)
-    assert again.status_code == 304 and not again.content
-    sw = httpx.get(f"{web_server.base}/sw.js", timeout=10)
-    assert sw.status_code == 200 and sw.headers["service-worker-allowed"] == "/"
-    assert "casino-dev" not in sw.text and "casino-" in sw.text
-    # the API answers are compressed too when they are big enough; small ones are not
-    health = httpx.get(f"{web_server.base}/healthz", headers={"Accept-Encoding": "gzip"},
-                       timeout=10)
-    assert "content-encoding" not in health.headers
 
 
 def test_focus_goes_to_the_hand_after_each_own_move(make_player: MakePlayer) -> None:
