@@ -707,6 +707,7 @@ export class Game {
     let content;
     if (!v) {
       content = h("section", { class: "mesa loading-mesa", "aria-busy": "true" },
+        h("h1", { class: "sr-only" }, "La mesa"),
         h("p", { class: "loading" }, this.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"));
     } else if (v.status === "waiting") {
       content = this.renderWaiting();
