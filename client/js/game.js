@@ -647,7 +647,8 @@ export class Game {
     this.ui.mode = "build";
     this.ui.error = null;
     this.render();
-    this.focusLater(".build-panel .build-confirm, .build-panel .idea, .build-panel button");
+    // the first idea, else the first table item to mark, else the way back
+    this.focusLater(".build-panel .idea", ".table-area [data-id]", ".build-panel button");
   }
 
   chooseIdea(index) {
@@ -687,9 +688,19 @@ export class Game {
     this.conn.send({ type: "rematch" });
   }
 
-  focusLater(selector) {
-    if (!selector) return;
-    requestAnimationFrame(() => this.root.querySelector(selector)?.focus());
+  /** Focuses, after the redraw, the first element found among `selectors` (in order). */
+  focusLater(...selectors) {
+    const wanted = selectors.filter(Boolean);
+    if (!wanted.length) return;
+    requestAnimationFrame(() => {
+      for (const selector of wanted) {
+        const el = this.root.querySelector(selector);
+        if (el) {
+          el.focus();
+          return;
+        }
+      }
+    });
   }
 
   // ---------------------------------------------------------------- drawing
