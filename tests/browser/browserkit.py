@@ -17,6 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 TIMEOUT_MS = 15_000
 
+# the screen sizes of the tests: a phone, the same phone held sideways, a laptop
+PHONE = {"width": 360, "height": 740}
+LANDSCAPE = {"width": 740, "height": 360}
+LAPTOP = {"width": 1280, "height": 800}
+
 MY_TURN_OR_SHEET = """() => {
   if (document.querySelector('dialog.sheet[open]')) return true;
   const mesa = document.querySelector('.mesa');

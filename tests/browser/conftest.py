@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from browserkit import Player  # noqa: E402
+from browserkit import PHONE, Player  # noqa: E402
 from srvkit import ServerProc  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -23,9 +23,6 @@ CHROMIUM_ARGS = [
 ]
 GRACE_SECONDS = 3.0  # long enough to see the countdown tick
 
-PHONE = {"width": 360, "height": 740}
-LANDSCAPE = {"width": 740, "height": 360}
-LAPTOP = {"width": 1280, "height": 800}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

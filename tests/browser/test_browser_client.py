@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from a11y import assert_no_violations
-from browserkit import Player, distinct_solo
-from conftest import LANDSCAPE, LAPTOP, PHONE
+from browserkit import LANDSCAPE, LAPTOP, PHONE, Player, distinct_solo
 from srvkit import ServerProc
 
 pytestmark = pytest.mark.browser

@@ -12,8 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from a11y import assert_no_violations
-from browserkit import Player, assert_fits, sheet_numbers
-from conftest import LANDSCAPE, LAPTOP, PHONE
+from browserkit import LANDSCAPE, LAPTOP, PHONE, Player, assert_fits, sheet_numbers
 from srvkit import ServerProc, my_turn, pick_move, split_frame
 from websockets.sync.client import connect as ws_connect
 
@@ -188,6 +187,10 @@ def test_reload_brings_the_same_game_back(make_player: MakePlayer) -> None:
         incoming = me.page.wait_for_selector(".table-area .card.incoming")
         assert incoming is not None
         assert incoming.evaluate("e => getComputedStyle(e).animationName") == "land"
+        # drawn inside the table (the table clips its flight), not over the deck line
+        assert incoming.evaluate(
+            "e => { const t = e.closest('.table-area'); const s = getComputedStyle(t);"
+            " return s.overflowY !== 'visible' && s.overflowX !== 'visible'; }")
     me.wait_my_turn()
     hand = me.hand()
     table = me.page.locator(".table-area [data-id]").evaluate_all(
