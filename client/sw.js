@@ -3,8 +3,8 @@
 // page when the server cannot be reached. It never touches /api/ or the websocket.
 
 const VERSION = "casino-dev"; // the server puts a digest of the client here
+// the files la mesa needs (a file missing here is fetched, and kept, on first use)
 const SHELL = [
-  "/",
   "/static/offline.html",
   "/static/css/casino.css",
   "/static/js/app.js",
@@ -34,8 +34,8 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-/** Pages (/, /j/…, /r/…): the network first (the address matters to the app), the kept
- * shell if the network is slow to fail, the offline page when there is no server at all. */
+/** Pages (/, /j/…, /r/…): from the network (index.html is 1 KB; the address matters to
+ * the app), the offline page when the server cannot be reached. */
 async function page(request) {
   try {
     return await fetch(request);
