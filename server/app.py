@@ -25,7 +25,6 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import Settings
@@ -51,6 +50,7 @@ from .protocol import (
     parse_client,
 )
 from .rooms import Attach, Detach, RematchCmd, RoomRegistry, Submit, TakeoverCmd
+from .static import ClientFiles, add_compression, service_worker_route
 from .storage import SqlStorage, lock_sqlite_file
 
 log = logging.getLogger("server.app")
@@ -434,6 +434,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/", index_page),
         Route("/j/{code}", index_page),
         Route("/r/{code}", index_page),
+        Route("/sw.js", service_worker_route(settings.client_dir)),
         Route("/healthz", healthz),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room}", room_summary),
@@ -442,7 +443,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/api/rejoin", use_rejoin_code, methods=["POST"]),
         Route("/api/qr.svg", qr_svg),
         WebSocketRoute("/ws", websocket_endpoint),
-        Mount("/static", StaticFiles(directory=settings.client_dir, check_dir=False)),
+        Mount("/static", ClientFiles(directory=settings.client_dir, check_dir=False)),
     ]
 
 
@@ -471,6 +472,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
 
     app = Starlette(routes=routes(settings), lifespan=lifespan,
                     exception_handlers={HTTPException: http_error})
+    add_compression(app)
     app.state.settings = settings
     app.state.rooms_limit = SlidingLimit(settings.rate_rooms_per_min)
     app.state.join_limit = SlidingLimit(settings.rate_join_per_min)

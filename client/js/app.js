@@ -50,8 +50,8 @@ const appHooks = {
     show("movido",
       h("section", { class: "page narrow" },
         h("h1", {}, "Seguiste en otro dispositivo"),
-        h("p", {}, "Tu partida sigue en el otro celular o computadora (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
-        h("p", {}, "Si quieres volver a este aparato, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
+        h("p", {}, "Tu partida sigue en el otro dispositivo (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
+        h("p", {}, "Si quieres volver a este dispositivo, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
         h("button", { type: "button", class: "btn primary", onclick: () => showInicio() }, "Ir al inicio")));
     announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
     focusMain();
@@ -135,7 +135,7 @@ function showInicio(message = null) {
     if (button.getAttribute("aria-disabled")) return;
     const raw = (input.value || "").trim();
     if (!raw) {
-      fail({ message: "Escribe el código que te salió en el otro aparato." });
+      fail({ message: "Escribe el código que te salió en el otro dispositivo." });
       input.focus();
       return;
     }
@@ -180,7 +180,7 @@ function showInicio(message = null) {
       session ? h("div", { class: "continue" },
         h("button", { type: "button", class: "btn big primary continue-game",
           onclick: () => startGame(session) }, "Continuar partida",
-          h("span", { class: "sub" }, "la que dejaste en este aparato"))) : null,
+          h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null,
       nameField("nombre"),
       h("section", { class: "choice", "aria-labelledby": "t-computadora" },
         h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
@@ -190,7 +190,7 @@ function showInicio(message = null) {
         friendButton),
       h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
         h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
-        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro aparato, o el de la invitación de un amigo:"),
+        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro dispositivo, o el de la invitación de un amigo:"),
         h("div", { class: "inline" },
           h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
             autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX" }),
@@ -208,6 +208,9 @@ function showPage(which) {
   const html = which === "ayuda" ? COMO_SE_JUEGA : SOBRE_EL_CASINO;
   const back = h("button", { type: "button", class: "btn", onclick: () => showInicio() }, "← Volver al inicio");
   const prose = h("article", { class: "prose", html });
+  // the page's one h1 is the reading's title (the same text is an h2 inside dialogs)
+  const title = prose.querySelector("h2");
+  if (title) title.replaceWith(h("h1", {}, title.textContent));
   prose.querySelectorAll("[data-go]").forEach((link) => {
     link.addEventListener("click", (event) => {
       event.preventDefault();
@@ -221,7 +224,15 @@ function showPage(which) {
 
 // ------------------------------------------------------------------ invitations and codes
 
+/** The host's name the invitation link carries (`?de=Ana`), cleaned, or null. */
+function inviterName() {
+  const raw = new URLSearchParams(window.location.search).get("de") || "";
+  const name = raw.replace(/[\u0000-\u001f\u007f<>]/g, "").trim().slice(0, 20);
+  return name || null;
+}
+
 function showJoin(invite) {
+  const host = inviterName();
   const status = h("p", { class: "error-line", role: "alert" });
   status.hidden = true;
   const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
@@ -231,7 +242,7 @@ function showJoin(invite) {
     busy(button, "Entrando…");
     try {
       const name = readName("nombre-invitado");
-      startGame(seatFrom(await joinRoom(invite, name || undefined), { mode: "friend" }));
+      startGame(seatFrom(await joinRoom(invite, name || undefined), { mode: "friend", invited: true }));
     } catch (error) {
       unbusy(button);
       status.textContent = error.message;
@@ -240,8 +251,10 @@ function showJoin(invite) {
   };
   show("unirse",
     h("section", { class: "page narrow" },
-      h("h1", {}, "¡Te invitaron a jugar casino!"),
-      h("p", {}, "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
+      h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!"),
+      h("p", {}, host
+        ? `Escribe tu nombre para que ${host} sepa quién eres, y siéntate a la mesa.`
+        : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
       h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
       h("p", { class: "small" },
         h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); showInicio(); } },
@@ -289,3 +302,12 @@ function boot() {
 }
 
 boot();
+
+// the service worker keeps the client's files for a quick start and an offline page
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw.js").catch(() => {
+      // not available (private mode, old browser): the game works the same without it
+    });
+  });
+}

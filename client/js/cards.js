@@ -66,7 +66,8 @@ export function cardElement(code, { interactive = true, small = false, extraLabe
   if (interactive) el.type = "button";
   el.className = `card ${isRed(code) ? "red" : "black"}${small ? " small" : ""}`;
   el.dataset.code = code;
-  const label = cardName(code) + (extraLabel ? `, ${extraLabel}` : "");
+  // the name starts with what the card shows ("4♦"), so voice control finds it by its label
+  const label = `${cardShort(code)}, ${cardName(code)}` + (extraLabel ? `, ${extraLabel}` : "");
   if (interactive) el.setAttribute("aria-label", label);
   else {
     el.setAttribute("role", "img");

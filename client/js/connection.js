@@ -1,7 +1,8 @@
 // The websocket to the game: says hello with the seat token, keeps the last seq it saw and,
 // when the signal drops, reconnects with backoff and resumes with `since`.
 
-const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 12000];
+// short waits, capped at 2 s: when the server is back, the game is back within ~2 s
+const BACKOFF_MS = [250, 500, 1000, 1500, 2000];
 const PING_MS = 25000;
 const SILENCE_MS = 60000; // no message (not even a pong) for this long: the line is dead
 const CHECK_MS = 6000; // after a nudge, how long a pong may take
@@ -100,7 +101,8 @@ export class Connection {
 
   retry() {
     if (this.closed) return;
-    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    // ±20 % so that a room of phones does not knock all at the same instant
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)] * (0.8 + Math.random() * 0.4);
     this.attempt += 1;
     this.handlers.onStatus("reconnecting", this.attempt);
     clearTimeout(this.timer);

@@ -9,17 +9,12 @@ import {
 } from "./cards.js";
 import { Connection } from "./connection.js";
 import { alertNow, announce, capitalize, focusLost, h, openDialog, wait } from "./dom.js";
-import { SPEEDS, loadAnimMs, loadHints, saveAnimMs, saveHints, saveSession } from "./store.js";
+import { sheetFacts, sheetNotes, sheetTable } from "./sheet.js";
+import {
+  SPEEDS, loadAlerts, loadAnimMs, loadHints, saveAlerts, saveAnimMs, saveHints, saveSession,
+} from "./store.js";
 import { COMO_SE_JUEGA } from "./texts.js";
-
-const CATEGORY_LABELS = [
-  ["Más cartas", "Más cartas"],
-  ["Picas", "Picas"],
-  ["10♦", "Diez de diamantes"],
-  ["2♠", "Dos de picas"],
-  ["Ases", "Ases"],
-  ["Limpias", "Limpias"],
-];
+import { TurnAlert, askPermission } from "./turnalert.js";
 
 const LEVEL_NAMES = { facil: "Fácil", normal: "Normal" };
 
@@ -43,7 +38,10 @@ export class Game {
     this.queue = [];
     this.pumping = false;
     this.sheet = null; // the open end-of-hand dialog
-    this.presence = null; // the opponent's last presence message
+    this.presence = null; // the opponent's presence {state, grace_left, level}
+    this.graceUntil = null; // performance.now() when the opponent's grace time ends
+    this.lastByComputer = null; // my seat's last move, when the computer played it for me
+    this.seenHere = false; // this page has seen the friend connected
     this.status = "connecting";
     this.notice = null; // a short-lived line of news ("Primo volvió a la mesa")
     this.noticeTimer = null;
@@ -53,8 +51,7 @@ export class Game {
     this.animating = false;
     this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
     this.handStartScores = {};
-    this.sawWaiting = false; // this page saw the room wait for the friend
-    this.opponentSeen = false; // the friend has been connected while this page was open
+    this.turnAlert = new TurnAlert();
     this.conn = new Connection(session, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status, attempt) => this.onStatus(status, attempt),
@@ -64,8 +61,10 @@ export class Game {
     this.onVisible = () => {
       if (document.visibilityState === "visible") this.conn.nudge();
     };
+    this.onKey = (event) => this.arrowKeys(event);
     window.addEventListener("online", this.onOnline);
     document.addEventListener("visibilitychange", this.onVisible);
+    this.root.addEventListener("keydown", this.onKey);
   }
 
   start() {
@@ -78,8 +77,10 @@ export class Game {
     this.conn.close();
     window.removeEventListener("online", this.onOnline);
     document.removeEventListener("visibilitychange", this.onVisible);
+    this.root.removeEventListener("keydown", this.onKey);
+    this.turnAlert.stop();
     clearTimeout(this.noticeTimer);
-    clearTimeout(this.graceTimer);
+    clearInterval(this.graceTimer);
     setBanner(null);
     this.sheet = null;
     // the Menú, the rejoin code or a score sheet may be open: none of them belongs here now
@@ -96,7 +97,7 @@ export class Game {
     const v = this.view;
     if (!v) return "tu contrincante";
     if (v.opponent && v.opponent.kind === "computer") return "la computadora";
-    return v.names[1 - v.seat] || "tu primo";
+    return v.names[1 - v.seat] || "tu amigo";
   }
 
   /** For narrow labels (score boxes, table headers). */
@@ -128,7 +129,9 @@ export class Game {
   onStatus(status, attempt) {
     this.status = status;
     if (status === "reconnecting") {
-      setBanner(attempt > 2 ? "Reconectando… (sin señal, seguimos intentando)" : "Reconectando…");
+      setBanner(attempt > 2
+        ? "Se perdió la conexión con el servidor. Seguimos intentando…"
+        : "Se perdió la conexión con el servidor. Reconectando…");
     } else if (status === "online") {
       setBanner(null);
     }
@@ -141,7 +144,7 @@ export class Game {
       this.app.goHome(message || "Esta página no puede conectarse al juego.");
       return;
     }
-    this.app.lostSession(message || "Esa partida ya no está abierta en este aparato.");
+    this.app.lostSession(message || "Esa partida ya no está abierta en este dispositivo.");
   }
 
   onMessage(msg) {
@@ -150,12 +153,7 @@ export class Game {
         this.onWelcome(msg);
         break;
       case "event":
-        if (msg.event && msg.event.kind === "rematch") {
-          this.rematchSeen = null;
-          this.closeSheet();
-        }
-        this.queue.push({ event: msg.event, view: msg.view, seq: msg.seq });
-        this.pump();
+        this.onEvents(msg, [msg.event]);
         break;
       case "state":
         if (msg.view) this.rematchSeen = msg.view.rematch;
@@ -181,6 +179,19 @@ export class Game {
     }
   }
 
+  onEvents(msg, events) {
+    events.forEach((event) => {
+      if (!event) return;
+      if (event.kind === "rematch") {
+        this.rematchSeen = null;
+        this.closeSheet();
+      }
+      // every event of a move carries the view after the whole move: show it once, last
+      this.queue.push({ event, view: msg.view, seq: msg.seq });
+    });
+    this.pump();
+  }
+
   noteRematchWish(view) {
     const note = this.sheet?.querySelector(".rematch-note");
     if (!note || !view || !view.rematch || !this.isFriendGame()) return;
@@ -199,32 +210,45 @@ export class Game {
     // in a friend game, moves of my own seat I did not see were the computer's, playing
     // for me while I was away
     const friendGame = msg.view.opponent && msg.view.opponent.kind === "person";
-    const byComputerForMe = friendGame
-      ? events.filter((e) => e.kind === "move" && e.seat === msg.seat).length : 0;
+    const forMe = friendGame ? events.filter((e) => e.kind === "move" && e.seat === msg.seat) : [];
+    const byComputerForMe = forMe.length;
     const handEnd = [...events].reverse().find((e) => e.kind === "hand_end");
     this.queue = [];
     this.ui = freshUi();
     this.setView(msg.view);
+    const last = msg.view.last_move;
+    this.lastByComputer = forMe.length && last && sameEvent(forMe[forMe.length - 1], last) ? last : null;
     if (byComputerForMe > 0) {
       this.flash(`Volviste a tu asiento. Mientras no estabas, la computadora jugó ${
         byComputerForMe === 1 ? "una jugada" : byComputerForMe + " jugadas"} por ti.`);
     } else if (!first) {
       announce("Conexión recuperada. " + this.turnWords());
+    } else if (this.session.invited && !this.session.greeted && msg.view.names) {
+      this.session.greeted = true;
+      this.persist();
+      this.flash(`${msg.view.names[0]} te invitó a su mesa. ¡Buena suerte! ${this.turnWords()}`);
     } else {
       announce(this.turnWords());
     }
     this.render();
     if (handEnd && !this.sheet) this.openHandSheet(handEnd);
+    if (first) this.focusHand();
   }
 
   onError(msg) {
     const pending = this.ui.pending;
     if (msg.id && pending && pending.id !== msg.id) return;
-    this.ui = freshUi();
     let text = msg.message || "Esa jugada no se puede.";
-    if (msg.code === "stale") text = "La mesa cambió. Mira la jugada nueva y escoge otra vez.";
+    if (msg.code === "stale") {
+      text = "La mesa cambió. Mira la jugada nueva y escoge otra vez.";
+      this.ui = freshUi();
+    } else {
+      // a refused move keeps the chosen card (and what was marked): try again from there
+      this.ui.pending = null;
+    }
     if (msg.code === "rate_limited") text = msg.message || "Vas muy rápido. Espera un momento.";
     this.showError(text);
+    if (this.ui.selected) this.focusLater(`.hand [data-code="${this.ui.selected}"]`);
   }
 
   /** Shows `text` on the error line and says it at once. */
@@ -236,42 +260,59 @@ export class Game {
 
   onPresence(msg) {
     if (!this.view || msg.seat === this.view.seat) return;
-    const before = this.presence;
-    this.presence = msg;
-    const name = capitalize(this.opponentName());
-    const wasAway = this.hasLeft(before);
-    if (msg.connected) this.opponentSeen = true;
-    if (wasAway && msg.connected) {
-      this.flash(`¡${name} volvió a la mesa!`);
-    } else if (this.hasLeft(msg) && !wasAway) {
-      announce(`${name} se desconectó. Lo esperamos un momento.`);
-    } else if (msg.takeover && (!before || !before.takeover)) {
-      announce(`La computadora juega por ${name} hasta que vuelva.`);
-    }
-    this.scheduleGraceEnd();
+    this.setPresence(msg.presence || legacyPresence(msg));
     this.render();
   }
 
-  /** Whether presence `p` says the friend left (not: is still arriving after joining). */
-  hasLeft(p) {
-    if (!p || p.connected || !(p.grace_ends_at || p.takeover)) return false;
-    return this.opponentSeen || !this.sawWaiting || Boolean(p.takeover);
+  /** The opponent's presence changed (or was first seen): say so, start the countdown. */
+  setPresence(p) {
+    // "away" without a grace time, or right after "arriving" without ever being here:
+    // the friend joined and is still on the way (the server may say either)
+    if (p.state === "away" && (p.grace_left === null || p.grace_left === undefined ||
+        (this.presence?.state === "arriving" && !this.seenHere))) {
+      p = { ...p, state: "arriving" };
+    }
+    if (p.state === "here") this.seenHere = true;
+    const before = this.presence;
+    if (before && before.state === p.state && before.grace_left === p.grace_left) return;
+    this.presence = p;
+    const name = capitalize(this.opponentName());
+    const wasAway = before && (before.state === "away" || before.state === "computer");
+    if (this.isFriendGame() && before) {
+      if (wasAway && p.state === "here") this.flash(`¡${name} volvió a la mesa!`);
+      else if (p.state === "away" && before.state === "here") announce(`${name} se fue de la mesa. Lo esperamos un momento.`);
+      else if (p.state === "computer" && before.state !== "computer") announce(`La computadora juega por ${name} hasta que vuelva.`);
+    }
+    // the countdown runs from the seconds the server said were left, not from any clock
+    clearInterval(this.graceTimer);
+    this.graceUntil = null;
+    if (p.state === "away" && typeof p.grace_left === "number") {
+      this.graceUntil = performance.now() + p.grace_left * 1000;
+      if (p.grace_left > 0) this.graceTimer = setInterval(() => this.tickGrace(), 250);
+    }
   }
 
-  scheduleGraceEnd() {
-    clearTimeout(this.graceTimer);
-    const p = this.presence;
-    if (!p || p.connected || !p.grace_ends_at || p.takeover) return;
-    const ms = p.grace_ends_at * 1000 - Date.now();
-    if (ms > 0) this.graceTimer = setTimeout(() => this.render(), ms + 50);
+  graceLeft() {
+    if (this.graceUntil === null) return 0;
+    return Math.max(0, Math.ceil((this.graceUntil - performance.now()) / 1000));
+  }
+
+  tickGrace() {
+    const left = this.graceLeft();
+    const clock = this.root.querySelector(".presence .countdown");
+    if (left <= 0 || !clock) {
+      clearInterval(this.graceTimer);
+      this.render(); // time is up: offer the computer
+      return;
+    }
+    const text = clockText(left);
+    if (clock.textContent !== text) clock.textContent = text;
   }
 
   setView(view) {
     this.view = view;
-    if (view.status === "waiting") this.sawWaiting = true;
-    if (view.opponent && view.opponent.connected) this.opponentSeen = true;
     // a view's scores are the match scores when its hand started: remember the first
-    // ones seen for each hand (the 18-points rule on the score sheet needs them)
+    // ones seen for each hand (for a server that does not send scores_before)
     const key = `${view.match}:${view.hand_number}`;
     if (!(key in this.handStartScores)) this.handStartScores[key] = view.scores;
     if (typeof view.seq === "number") {
@@ -280,16 +321,8 @@ export class Game {
     if (view.status !== "waiting" && this.session.invite_url) {
       delete this.session.invite_url;
     }
-    if (view.opponent && view.opponent.kind === "person" && this.presence === null) {
-      // until a presence message says otherwise, trust the view
-      this.presence = {
-        seat: 1 - view.seat, connected: view.opponent.connected, grace_ends_at: null,
-        takeover: view.opponent.takeover,
-      };
-    }
-    if (this.presence && view.opponent) {
-      this.presence.takeover = view.opponent.takeover;
-    }
+    const theirs = view.presence ? view.presence[1 - view.seat] : viewPresence(view, this.presence);
+    if (theirs) this.setPresence(theirs);
     this.persist();
   }
 
@@ -308,7 +341,32 @@ export class Game {
 
   focusHandIfLost() {
     if (this.sheet || !this.myTurn() || !focusLost()) return;
-    this.root.querySelector(".hand .card")?.focus({ preventScroll: true });
+    this.focusHand();
+  }
+
+  /** Puts the keyboard focus on the hand (its first card, or the hand itself when empty). */
+  focusHand() {
+    if (this.sheet || this.stopped) return;
+    const target = this.root.querySelector(".hand .card") || this.root.querySelector(".hand");
+    target?.focus({ preventScroll: true });
+  }
+
+  /** Arrow keys move along the hand and along the table; Home and End go to the ends. */
+  arrowKeys(event) {
+    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+    if (!keys.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const row = event.target.closest?.(".hand, .table-cards");
+    if (!row || !event.target.matches("[data-focus-key]")) return;
+    const items = [...row.querySelectorAll(":scope > [data-focus-key]")];
+    const at = items.indexOf(event.target);
+    if (at < 0) return;
+    let next = at;
+    if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = items.length - 1;
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = Math.max(0, at - 1);
+    else next = Math.min(items.length - 1, at + 1);
+    event.preventDefault();
+    items[next].focus();
   }
 
   /** After a dialog closed with nowhere to put the focus: the hand on my turn, else the Menú. */
@@ -326,11 +384,14 @@ export class Game {
     const wasWaiting = this.view && this.view.status === "waiting";
     this.setView(view);
     if (kind === "move") {
-      if (event.seat === view.seat) this.ui = freshUi();
+      this.lastByComputer = null;
+      const mine = event.seat === view.seat;
+      if (mine) this.ui = freshUi();
       else this.ui.error = null;
       this.render();
       announce(this.describeMove(event, true) + " " + this.turnWords());
-      this.focusHandIfLost();
+      if (mine) this.focusHand();
+      else this.focusHandIfLost();
     } else if (kind === "deal") {
       this.render();
       announce("Se repartieron 4 cartas más a cada uno.");
@@ -387,6 +448,7 @@ export class Game {
 
   /** A sentence for the live region or the last-move line. */
   describeMove(event, spoken) {
+    if (event === this.lastByComputer) return this.describeComputerForMe(event, spoken);
     const mine = event.seat === this.seat;
     const card = spoken ? cardNameWithArticle(event.move.card) : cardShort(event.move.card);
     const list = (codes) =>
@@ -412,7 +474,22 @@ export class Game {
     return text;
   }
 
+  /** "La computadora echó el 5 de diamantes por ti." (it played my seat while I was away) */
+  describeComputerForMe(event, spoken) {
+    const m = event.move;
+    const card = spoken ? cardNameWithArticle(m.card) : cardShort(m.card);
+    const taken = (event.taken || []).filter((c) => c !== m.card)
+      .map((c) => (spoken ? cardName(c) : cardShort(c))).join(", ");
+    if (m.kind === "capture") return `La computadora jugó ${card} por ti y se llevó ${taken}.`;
+    if (m.kind === "build") return `La computadora puso ${card} por ti: montón de ${m.value}.`;
+    return `La computadora echó ${card} por ti.`;
+  }
+
   moveLine(event) {
+    if (event === this.lastByComputer) {
+      return [h("span", { class: "sr-only" }, this.describeComputerForMe(event, true)),
+        h("span", { "aria-hidden": "true" }, this.describeComputerForMe(event, false))];
+    }
     const mine = event.seat === this.seat;
     const m = event.move;
     const who = mine ? null : h("span", { class: "who" }, capitalize(this.opponentName()));
@@ -501,23 +578,33 @@ export class Game {
     if (picked.has(id)) picked.delete(id);
     else picked.add(id);
     this.ui.picked = picked;
-    if (this.ui.mode === "build") this.ui.buildValue = this.guessBuildValue();
     this.ui.idea = null;
     this.render();
     this.focusLater(`.table-area [data-id="${id}"]`);
   }
 
-  guessBuildValue() {
-    const v = this.view;
-    const code = this.ui.selected;
-    if (!v || !code) return null;
-    let sum = cardValue(code);
+  /** What the chosen card can build on, per the server: [{take, values}]. */
+  buildTakes(opts) {
+    if (!opts) return [];
+    if (opts.build_takes) return opts.build_takes;
+    return (opts.builds || []).map((b) => ({ take: b.move.take, values: [b.value] }));
+  }
+
+  /** The server's entry for the table items marked now, or null (no pile comes of them). */
+  buildEntry(opts) {
+    const key = sortedKey(this.ui.picked);
+    return this.buildTakes(opts).find((entry) => sortedKey(entry.take) === key) || null;
+  }
+
+  /** The value a build of the marked items would have if they were just added up (for
+   * "¿Por qué no?": the move as the player composed it, so the server says what is wrong). */
+  plainSum() {
+    let sum = cardValue(this.ui.selected);
     for (const id of this.ui.picked) {
-      const pile = v.table.piles.find((p) => p.id === id);
+      const pile = this.view.table.piles.find((p) => p.id === id);
       sum += pile ? pile.value : cardValue(id);
     }
-    if (sum >= 2 && sum <= 14) return sum;
-    return this.ui.buildValue ?? Math.max(2, Math.min(14, cardValue(code)));
+    return Math.max(2, Math.min(14, sum));
   }
 
   sendMove(move) {
@@ -559,9 +646,9 @@ export class Game {
     if (!this.ui.selected) return;
     this.ui.mode = "build";
     this.ui.error = null;
-    this.ui.buildValue = this.guessBuildValue();
     this.render();
-    this.focusLater(".build-panel button");
+    // the first idea, else the first table item to mark, else the way back
+    this.focusLater(".build-panel .idea", ".table-area [data-id]", ".build-panel button");
   }
 
   chooseIdea(index) {
@@ -572,17 +659,13 @@ export class Game {
     this.ui.buildValue = idea.value;
     this.ui.idea = index;
     this.render();
-    this.focusLater(".build-confirm");
+    this.focusLater(`.build-confirm[data-value="${idea.value}"]`);
   }
 
-  confirmBuild() {
+  confirmBuild(value) {
     const code = this.ui.selected;
-    if (!code) return;
-    if (this.ui.picked.size === 0) {
-      this.showError("Toca en la mesa las cartas o montones para tu montón.");
-      return;
-    }
-    this.sendMove({ kind: "build", card: code, take: [...this.ui.picked], value: this.ui.buildValue });
+    if (!code || this.ui.picked.size === 0) return;
+    this.sendMove({ kind: "build", card: code, take: [...this.ui.picked], value });
   }
 
   cancel() {
@@ -605,9 +688,19 @@ export class Game {
     this.conn.send({ type: "rematch" });
   }
 
-  focusLater(selector) {
-    if (!selector) return;
-    requestAnimationFrame(() => this.root.querySelector(selector)?.focus());
+  /** Focuses, after the redraw, the first element found among `selectors` (in order). */
+  focusLater(...selectors) {
+    const wanted = selectors.filter(Boolean);
+    if (!wanted.length) return;
+    requestAnimationFrame(() => {
+      for (const selector of wanted) {
+        const el = this.root.querySelector(selector);
+        if (el) {
+          el.focus();
+          return;
+        }
+      }
+    });
   }
 
   // ---------------------------------------------------------------- drawing
@@ -625,6 +718,7 @@ export class Game {
     let content;
     if (!v) {
       content = h("section", { class: "mesa loading-mesa", "aria-busy": "true" },
+        h("h1", { class: "sr-only" }, "La mesa"),
         h("p", { class: "loading" }, this.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"));
     } else if (v.status === "waiting") {
       content = this.renderWaiting();
@@ -634,14 +728,21 @@ export class Game {
     this.root.replaceChildren(content);
     this.root.dataset.screen = "mesa";
     this.updateRootState();
-    if (focusKey) this.root.querySelector(`[data-focus-key="${focusKey}"]`)?.focus();
+    if (focusKey) this.root.querySelector(`[data-focus-key="${focusKey}"]`)?.focus({ preventScroll: true });
+    if (v) {
+      const last = v.last_move;
+      this.turnAlert.update(v.seq, this.myTurn(),
+        last && last.seat !== v.seat ? this.describeMove(last, false) : "Es tu turno en el casino.");
+    }
   }
 
   renderWaiting() {
     const v = this.view;
     const code = v.invite;
     const path = this.session.invite_url || (code ? `/j/${code}` : null);
-    const url = path ? new URL(path, window.location.origin).href : null;
+    const from = v.names && v.names[v.seat] && !/^Jugador \d$/.test(v.names[v.seat])
+      ? `?de=${encodeURIComponent(v.names[v.seat])}` : "";
+    const url = path ? new URL(path + from, window.location.origin).href : null;
     const text = `¡Vamos a jugar casino! Entra a mi mesa: ${url}`;
     const copy = async () => {
       try {
@@ -661,7 +762,7 @@ export class Game {
     return h("section", { class: "mesa waiting", "aria-labelledby": "wait-title" },
       this.renderTopbar(),
       h("div", { class: "invite-card" },
-        h("h2", { id: "wait-title" }, "Invita a tu amigo"),
+        h("h1", { id: "wait-title" }, "Invita a tu amigo"),
         h("p", {}, "Mándale este enlace. Cuando lo abra, se sienta contigo a la mesa."),
         url ? h("p", { class: "invite-link" }, h("a", { href: url, "data-invite-link": "" }, url)) : null,
         code ? h("p", { class: "invite-code" }, "Código de invitación: ",
@@ -673,7 +774,7 @@ export class Game {
           url ? h("a", { class: "btn whatsapp", href: "https://wa.me/?text=" + encodeURIComponent(text),
             target: "_blank", rel: "noopener" }, "Enviar por WhatsApp") : null,
         ),
-        url ? h("img", { class: "qr", src: qrUrl(path), alt: "Código QR del enlace de invitación",
+        url ? h("img", { class: "qr", src: qrUrl(path + from), alt: "Código QR del enlace de invitación",
           width: "180", height: "180" }) : null,
         h("p", { class: "waiting-line", role: "status" },
           h("span", { class: "dot-pulse", "aria-hidden": "true" }), " Esperando a que entre tu amigo…"),
@@ -682,26 +783,58 @@ export class Game {
     );
   }
 
+  /** What a seat has captured so far in this hand: "14 cartas · 5♠ · 10♦". */
+  renderTally(seat) {
+    const t = this.view.tally ? this.view.tally[seat] : null;
+    const mine = seat === this.view.seat;
+    if (!t) {
+      const n = this.view.captured_counts ? this.view.captured_counts[seat] : 0;
+      return h("span", { class: "tally", "data-tally-seat": String(seat) }, `${n} cartas`);
+    }
+    const has = (name) => (mine ? `tienes ${name}` : `tiene ${name}`);
+    const spoken = [`${t.cards} ${t.cards === 1 ? "carta" : "cartas"}`,
+      `${t.spades} ${t.spades === 1 ? "pica" : "picas"}`,
+      t.ten_of_diamonds ? has("el diez de diamantes") : null,
+      t.two_of_spades ? has("el dos de picas") : null].filter(Boolean).join(", ");
+    return h("span", { class: "tally", "data-tally-seat": String(seat), "data-cards": String(t.cards),
+      "data-spades": String(t.spades), "data-ten": String(Boolean(t.ten_of_diamonds)),
+      "data-two": String(Boolean(t.two_of_spades)) },
+    h("span", { class: "sr-only" }, `Llevadas: ${spoken}.`),
+    h("span", { class: "t-cards", "aria-hidden": "true" }, `${t.cards} cartas`),
+    h("span", { class: "t-spades", "aria-hidden": "true" }, `${t.spades} ${t.spades === 1 ? "pica" : "picas"}`),
+    t.ten_of_diamonds ? h("span", { class: "t-key red", "aria-hidden": "true" }, "10♦") : null,
+    t.two_of_spades ? h("span", { class: "t-key", "aria-hidden": "true" }, "2♠") : null);
+  }
+
   renderTopbar() {
     const v = this.view;
     const me = v.seat;
     const them = 1 - me;
     const oppName = this.shortOpponentName();
     const limpias = (n) => (n === 1 ? "1 limpia" : `${n} limpias`);
+    const playing = v.status !== "waiting";
+    const box = (seat, who, cls) => h("div", { class: `score ${cls}`, "data-score-seat": String(seat) },
+      h("span", { class: "who" }, who),
+      h("span", { class: "pts" }, String(v.scores[seat]), h("span", { class: "sr-only" }, " puntos")),
+      playing ? h("span", { class: "limpias" }, limpias(v.limpias[seat])) : null,
+      playing ? this.renderTally(seat) : null);
     return h("header", { class: "topbar" },
-      h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida" },
-        h("p", { class: "score me", "data-score-seat": String(me) },
-          h("span", { class: "who" }, "Tú"),
-          h("span", { class: "pts" }, String(v.scores[me]), h("span", { class: "sr-only" }, " puntos")),
-          h("span", { class: "limpias" }, limpias(v.limpias[me]))),
-        h("p", { class: "score them", "data-score-seat": String(them) },
-          h("span", { class: "who" }, oppName),
-          h("span", { class: "pts" }, String(v.scores[them]), h("span", { class: "sr-only" }, " puntos")),
-          h("span", { class: "limpias" }, limpias(v.limpias[them]))),
-      ),
+      h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida y lo llevado en esta mano" },
+        box(me, "Tú", "me"), box(them, oppName, "them")),
       h("button", { type: "button", class: "btn menu-button", "aria-haspopup": "dialog",
         "data-focus-key": "menu", onclick: () => this.openMenu() }, "Menú"),
     );
+  }
+
+  /** The table items the chosen card's "Llevarte" would take (the dashed preview). */
+  previewSet(my) {
+    const preview = new Set();
+    if (!this.hints || !my || !this.ui.selected || this.ui.mode !== "choose" || this.ui.picked.size > 0) {
+      return preview;
+    }
+    const opts = this.optionsFor(this.ui.selected);
+    for (const id of opts?.llevarte?.take || []) preview.add(id);
+    return preview;
   }
 
   renderMesa() {
@@ -709,8 +842,8 @@ export class Game {
     const my = this.myTurn();
     const oppName = this.opponentName();
     const root = h("section", {
-      class: "mesa" + (this.hints ? " hints-on" : ""),
-      "aria-label": "La mesa",
+      class: "mesa" + (this.hints ? " hints-on" : "") + (this.ui.selected ? " choosing" : ""),
+      "aria-labelledby": "mesa-title",
       "data-my-turn": String(my),
       "data-hand-number": String(v.hand_number),
       "data-seq": String(v.seq),
@@ -719,7 +852,7 @@ export class Game {
     const backs = h("div", { class: "opp-cards", "aria-hidden": "true" });
     for (let i = 0; i < v.opponent_hand_size; i++) backs.append(cardBack());
     const p = this.presence;
-    const away = this.isFriendGame() && p && !p.connected;
+    const away = this.isFriendGame() && p && p.state !== "here";
     const opp = h("section", { class: "opponent", "aria-label": capitalize(oppName) },
       h("p", { class: "opp-name" },
         this.isFriendGame()
@@ -737,20 +870,18 @@ export class Game {
     );
     // table
     const tableCards = h("div", { class: "table-cards" });
-    const selecting = my && this.ui.selected;
-    const preview = new Set();
-    if (this.hints && selecting && this.ui.mode === "choose" && this.ui.picked.size === 0) {
-      const opts = this.optionsFor(this.ui.selected);
-      for (const id of opts?.llevarte?.take || []) preview.add(id);
-    }
+    const preview = this.previewSet(my);
     for (const code of v.table.cards) {
-      const el = cardElement(code, { extraLabel: this.ui.picked.has(code) ? "marcada" : "" });
+      const picked = this.ui.picked.has(code);
+      const el = cardElement(code, {
+        extraLabel: picked ? "marcada" : preview.has(code) ? "te la llevarías" : "" });
       el.dataset.id = code;
       el.dataset.focusKey = "t-" + code;
       el.classList.add("table-card");
-      if (this.ui.picked.has(code)) el.classList.add("picked");
+      if (picked) el.classList.add("picked");
       if (preview.has(code)) el.classList.add("would-take");
-      el.setAttribute("aria-pressed", String(this.ui.picked.has(code)));
+      if (picked) el.append(h("span", { class: "mark-badge", "aria-hidden": "true" }, "✓"));
+      el.setAttribute("aria-pressed", String(picked));
       el.addEventListener("click", () => this.toggleTableItem(code));
       tableCards.append(el);
     }
@@ -768,7 +899,7 @@ export class Game {
         ? (v.winner === v.seat ? "¡Ganaste la partida!" : `${capitalize(oppName)} ganó la partida.`)
         : my ? "Te toca jugar" : `Le toca a ${oppName}…`);
     // hand
-    const hand = h("section", { class: "hand", "aria-label": "Tu mano" });
+    const hand = h("section", { class: "hand", "aria-label": "Tu mano", tabindex: "-1" });
     for (const code of v.hand) {
       const opts = this.optionsFor(code);
       const canTake = Boolean(opts && opts.llevarte);
@@ -786,17 +917,15 @@ export class Game {
       if (hinted) el.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "✓"));
       hand.append(el);
     }
-    const main = h("div", { class: "mesa-main" }, ...[
-      opp,
-      this.renderPresence(),
-      table,
-      last,
-      turn,
+    const status = h("div", { class: "status-lines" }, last, turn,
       this.ui.error ? h("p", { class: "error-line" }, this.ui.error) : null,
-      this.renderNotice(),
-      hand,
-    ].filter(Boolean));
-    root.append(this.renderTopbar(), h("div", { class: "mesa-body" }, main, this.renderActions()));
+      this.renderNotice());
+    root.append(
+      h("h1", { id: "mesa-title", class: "sr-only" }, "La mesa"),
+      this.renderTopbar(),
+      h("div", { class: "mesa-grid" },
+        h("div", { class: "opp-area" }, opp, this.renderPresence()),
+        table, status, hand, this.renderActions()));
     return root;
   }
 
@@ -804,8 +933,10 @@ export class Game {
     const v = this.view;
     const oppName = this.opponentName();
     const picked = this.ui.picked.has(pile.id);
-    const label = `${pileName(pile, v.seat, oppName)}: ${pile.cards.map(cardName).join(", ")}` +
-      (picked ? ", marcado" : "");
+    const title = pileTitle(pile, v.seat, oppName);
+    // the name starts with the words on the pile ("Tu montón de 8"), then says its cards
+    const label = `${title}: ${pile.cards.map(cardShort).join(" ")}, ${pile.cards.map(cardName).join(", ")}` +
+      (picked ? ", marcado" : preview.has(pile.id) ? ", te lo llevarías" : "");
     const fan = h("span", { class: "pile-cards", "aria-hidden": "true" },
       pile.cards.map((c) => h("span", { class: "mini " + (isRed(c) ? "red" : "black") }, cardShort(c))));
     const el = h("button", {
@@ -819,9 +950,10 @@ export class Game {
       "data-pile-cards": pile.cards.join(" "),
       onclick: () => this.toggleTableItem(pile.id),
     },
+    h("span", { class: "pile-title", "aria-hidden": "true" }, title),
     h("span", { class: "pile-value", "aria-hidden": "true" }, String(pile.value)),
-    h("span", { class: "pile-title", "aria-hidden": "true" }, pileTitle(pile, v.seat, oppName)),
-    fan);
+    fan,
+    picked ? h("span", { class: "mark-badge", "aria-hidden": "true" }, "✓") : null);
     return el;
   }
 
@@ -829,18 +961,22 @@ export class Game {
     if (!this.isFriendGame() || !this.presence) return null;
     const p = this.presence;
     const name = capitalize(this.opponentName());
-    if (!p.connected && !this.hasLeft(p) && this.sawWaiting) {
+    if (p.state === "arriving") {
       return h("div", { class: "presence arriving", role: "status" }, `${name} está llegando a la mesa…`);
     }
-    if (!this.hasLeft(p)) return null;
-    if (p.takeover) {
+    if (p.state === "here") return null;
+    if (p.state === "computer") {
       return h("div", { class: "presence takeover", role: "status" },
-        `${name} no está. La computadora (${LEVEL_NAMES[p.takeover] || p.takeover}) juega por ${name} hasta que vuelva.`);
+        `${name} no está. La computadora (${LEVEL_NAMES[p.level] || p.level}) juega por ${name} hasta que vuelva.`);
     }
-    const left = p.grace_ends_at ? p.grace_ends_at * 1000 - Date.now() : 0;
+    const left = this.graceLeft();
     if (left > 0) {
-      return h("div", { class: "presence away", role: "status" },
-        `${name} se desconectó. Lo esperamos un momento a ver si vuelve…`);
+      return h("div", { class: "presence away" },
+        h("p", { role: "status" }, `${name} se fue de la mesa. Lo esperamos un momento, a ver si vuelve.`),
+        h("p", { class: "small" }, "Si no vuelve, en ",
+          h("strong", { class: "countdown", "aria-hidden": "true" }, clockText(left)),
+          h("span", { class: "sr-only" }, `${left} segundos`),
+          ` podrás dejar que la computadora juegue por ${name}.`));
     }
     return h("div", { class: "presence choose", role: "group", "aria-label": `${name} no ha vuelto` },
       h("p", {}, `${name} no ha vuelto. ¿Quieres que la computadora juegue por ${name}?`),
@@ -882,35 +1018,37 @@ export class Game {
       bar.append(h("p", { class: "hint-line" }, "Toca una carta de tu mano para jugarla."));
       return bar;
     }
-    const opts = this.optionsFor(code) || { llevarte: null, llevarte_solo: null, builds: [], trail: false };
+    const opts = this.optionsFor(code) ||
+      { llevarte: null, llevarte_solo: null, builds: [], build_takes: [], trail: false };
     if (this.ui.mode === "build") {
       bar.append(this.renderBuildPanel(opts));
       return bar;
     }
-    const title = h("p", { class: "hint-line" }, "Con ", chip(code), " puedes:");
-    const btn = (label, onclick, enabled, extra = "") =>
-      h("button", { type: "button", class: "btn action " + extra, onclick,
-        "aria-disabled": enabled ? null : "true" }, label);
+    const btn = (label, onclick, extra = "") =>
+      h("button", { type: "button", class: "btn action " + extra, onclick }, label);
     const row = h("div", { class: "button-row" });
+    // only what the server says this card can do (a marked set may still be refused:
+    // then the server says why)
     if (this.ui.picked.size > 0) {
-      row.append(
-        btn(`Llevarte lo marcado (${this.ui.picked.size})`, () => this.doCapture("picked"), true, "primary take-picked"),
-        btn("Construir", () => this.startBuild(), true, "build"),
-        btn("Quitar marcas", () => { this.ui.picked = new Set(); this.render(); }, true, "quiet"),
-      );
+      row.append(btn(`Llevarte lo marcado (${this.ui.picked.size})`, () => this.doCapture("picked"), "primary take-picked"));
+      if (this.buildEntry(opts)) row.append(btn("Construir", () => this.startBuild(), "build"));
+      row.append(btn("Quitar marcas", () => { this.ui.picked = new Set(); this.render(); }, "quiet"));
     } else {
-      row.append(btn("Llevarte", () => this.doCapture("most"), Boolean(opts.llevarte), "primary take"));
+      if (opts.llevarte) row.append(btn("Llevarte", () => this.doCapture("most"), "primary take"));
       if (opts.llevarte_solo && !sameMove(opts.llevarte_solo, opts.llevarte)) {
-        row.append(btn("Llevarte solo", () => this.doCapture("solo"), true, "take-solo"));
+        const items = opts.llevarte_solo.take.map((id) => this.itemShort(id)).join(" ");
+        row.append(btn(`Llevarte solo ${items}`, () => this.doCapture("solo"), "take-solo"));
       }
-      row.append(
-        btn("Construir", () => this.startBuild(), true, "build"),
-        btn("Echar", () => this.doTrail(), opts.trail, "trail"),
-      );
+      if (this.buildTakes(opts).length > 0) row.append(btn("Construir", () => this.startBuild(), "build"));
+      if (opts.trail) row.append(btn("Echar", () => this.doTrail(), "trail"));
     }
-    row.append(btn("Cancelar", () => this.cancel(), true, "quiet cancel"));
+    const offered = row.childElementCount;
+    row.append(btn("Cancelar", () => this.cancel(), "quiet cancel"));
+    const title = offered > 0 || this.ui.picked.size > 0
+      ? h("p", { class: "hint-line" }, "Con ", chip(code), " puedes:")
+      : h("p", { class: "hint-line no-move" }, "Con ", chip(code), " no hay jugada ahora. Escoge otra carta.");
     bar.append(title, row);
-    if (this.ui.picked.size === 0) {
+    if (this.ui.picked.size === 0 && offered > 0) {
       bar.append(h("p", { class: "small" }, "También puedes tocar en la mesa lo que te quieres llevar."));
     }
     return bar;
@@ -927,6 +1065,7 @@ export class Game {
         this.ui.idea = null;
         this.render();
       } }, "Volver")));
+    const body = h("div", { class: "panel-body" });
     if (this.hints && opts.builds.length > 0) {
       const list = h("ul", { class: "ideas", "aria-label": "Montones que puedes hacer" });
       opts.builds.forEach((idea, i) => {
@@ -939,29 +1078,31 @@ export class Game {
           "aria-pressed": String(this.ui.idea === i), onclick: () => this.chooseIdea(i),
         }, label)));
       });
-      panel.append(h("p", { class: "small" }, "Ideas:"), list);
-    } else if (this.hints) {
-      panel.append(h("p", { class: "small" }, "Con esta carta no vemos montones posibles."));
+      body.append(h("p", { class: "small" }, "Ideas:"), list);
     }
-    panel.append(h("p", { class: "small" }, this.hints && opts.builds.length > 0
-      ? "O toca tú en la mesa lo que quieres usar y escoge el valor."
-      : "Toca en la mesa las cartas o montones que quieres usar y escoge el valor."));
-    const value = this.ui.buildValue ?? cardValue(code);
-    const setValue = (n) => {
-      this.ui.buildValue = Math.max(2, Math.min(14, n));
-      this.ui.idea = null;
-      this.render();
-    };
-    panel.append(h("div", { class: "value-row" },
-      h("span", { id: "valor-label" }, "Valor:"),
-      h("button", { type: "button", class: "btn small-btn", "aria-label": "Bajar el valor",
-        "data-focus-key": "v-minus", onclick: () => setValue(value - 1) }, "−"),
-      h("output", { class: "build-value", "aria-labelledby": "valor-label", "aria-live": "polite" }, String(value)),
-      h("button", { type: "button", class: "btn small-btn", "aria-label": "Subir el valor",
-        "data-focus-key": "v-plus", onclick: () => setValue(value + 1) }, "+")));
-    panel.append(h("div", { class: "button-row" },
-      h("button", { type: "button", class: "btn primary build-confirm", onclick: () => this.confirmBuild() },
-        `Construir montón de ${value}`)));
+    const confirm = h("div", { class: "button-row confirm-row" });
+    if (this.ui.picked.size === 0) {
+      body.append(h("p", { class: "small pick-line" }, this.hints && opts.builds.length > 0
+        ? "O toca tú en la mesa las cartas o montones que quieres juntar con esta carta."
+        : "Toca en la mesa las cartas o montones que quieres juntar con esta carta."));
+    } else {
+      const entry = this.buildEntry(opts);
+      const items = [cardShort(code), ...[...this.ui.picked].map((id) => this.itemShort(id))].join(" + ");
+      if (entry) {
+        body.append(h("p", { class: "small pick-line" }, `Con ${items} puedes hacer:`));
+        for (const value of entry.values) {
+          confirm.append(h("button", { type: "button", class: "btn primary build-confirm",
+            "data-value": String(value), "data-focus-key": "b-" + value,
+            onclick: () => this.confirmBuild(value) }, `Construir montón de ${value}`));
+        }
+      } else {
+        body.append(h("p", { class: "small pick-line no-build" }, `Con ${items} no sale un montón.`));
+        confirm.append(h("button", { type: "button", class: "btn why-not",
+          onclick: () => this.confirmBuild(this.plainSum()) }, "¿Por qué no?"));
+      }
+    }
+    panel.append(body);
+    if (confirm.childElementCount) panel.append(confirm);
     return panel;
   }
 
@@ -982,6 +1123,21 @@ export class Game {
         hintsButton.querySelector(".state").textContent = this.hints ? "Sí" : "No";
       },
     }, "Ayudas: ", h("span", { class: "state" }, this.hints ? "Sí" : "No"));
+    const alertsLine = h("p", { class: "small", "aria-live": "polite" },
+      "Cuando estés en otra pestaña o aplicación, te avisamos con una notificación.");
+    const alertsButton = h("button", {
+      type: "button", class: "btn switch alerts", role: "switch", "aria-checked": String(loadAlerts()),
+      onclick: async () => {
+        let on = !loadAlerts();
+        if (on && !(await askPermission())) {
+          on = false;
+          alertsLine.textContent = "El navegador no dejó mostrar avisos. Puedes permitirlos en sus ajustes.";
+        }
+        saveAlerts(on);
+        alertsButton.setAttribute("aria-checked", String(on));
+        alertsButton.querySelector(".state").textContent = on ? "Sí" : "No";
+      },
+    }, "Avisarme cuando me toque: ", h("span", { class: "state" }, loadAlerts() ? "Sí" : "No"));
     const current = loadAnimMs(reducedMotion());
     const speedNames = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
     const speedRow = h("div", { class: "button-row speed", role: "group", "aria-labelledby": "speed-label" });
@@ -1003,13 +1159,15 @@ export class Game {
         h("p", { class: "small" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
         h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de las jugadas de tu contrario:"),
         speedRow,
+        "Notification" in window ? alertsButton : null,
+        "Notification" in window ? alertsLine : null,
         h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openMoveDevice(); } },
           "Seguir en otro dispositivo"),
         h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openHelp(); } },
           "Cómo se juega"),
         h("button", { type: "button", class: "btn quiet", onclick: () => { dialog.close(); this.app.goHome(null, true); } },
           "Salir al inicio"),
-        h("p", { class: "small" }, "Tu partida queda guardada en este aparato: la puedes continuar desde el inicio."),
+        h("p", { class: "small" }, "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio."),
       ),
     });
   }
@@ -1027,13 +1185,13 @@ export class Game {
       const url = new URL(data.url, window.location.origin).href;
       const minutes = Math.max(1, Math.round((data.expires_in || 600) / 60));
       body.replaceChildren(
-        h("p", {}, "En el otro celular o computadora, abre este enlace o escanea el código QR:"),
+        h("p", {}, "En el otro dispositivo, abre este enlace o escanea el código QR:"),
         h("p", { class: "invite-link" }, h("a", { href: url, "data-rejoin-link": "" }, url)),
         h("img", { class: "qr", src: qrUrl(data.url), alt: "Código QR para seguir la partida", width: "180", height: "180" }),
         h("p", {}, "O, en el inicio del juego, escribe este código:"),
         h("p", { class: "big-code" }, h("span", { "data-rejoin-code": "", "aria-hidden": "true" }, data.code),
           h("span", { class: "sr-only" }, "Código: " + data.code.split("").join(" "))),
-        h("p", { class: "small" }, `Sirve una sola vez, por ${minutes} minutos. Cuando entres en el otro aparato, aquí se cierra la partida.`),
+        h("p", { class: "small" }, `Sirve una sola vez, por ${minutes} minutos. Cuando entres en el otro dispositivo, aquí se cierra la partida.`),
         h("button", { type: "button", class: "btn", onclick: async () => {
           try {
             await navigator.clipboard.writeText(url);
@@ -1062,38 +1220,13 @@ export class Game {
     const them = 1 - me;
     const r = event.result;
     const oppName = capitalize(this.opponentName());
-    const total = (i) => r.points[i].reduce((a, b) => a + b, 0);
-    const rows = CATEGORY_LABELS.map(([label, spoken], k) =>
-      h("tr", { "data-category": String(k) },
-        h("th", { scope: "row" }, h("span", { "aria-hidden": "true" }, label), h("span", { class: "sr-only" }, spoken)),
-        h("td", { "data-seat": String(me) }, String(r.points[me][k])),
-        h("td", { "data-seat": String(them) }, String(r.points[them][k]))));
-    const table = h("table", { class: "score-sheet" },
-      h("caption", { class: "sr-only" }, "Puntos de esta mano"),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Categoría")), h("th", { scope: "col" }, "Tú"),
-        h("th", { scope: "col" }, this.shortOpponentName()))),
-      h("tbody", {}, rows),
-      h("tfoot", {},
-        h("tr", { class: "hand-total" }, h("th", { scope: "row" }, "Total"),
-          h("td", { "data-seat": String(me) }, String(total(me))),
-          h("td", { "data-seat": String(them) }, String(total(them)))),
-        h("tr", { class: "match-total" }, h("th", { scope: "row" }, "Partida"),
-          h("td", { "data-seat": String(me) }, String(r.scores[me])),
-          h("td", { "data-seat": String(them) }, String(r.scores[them])))));
-    const parts = [table];
+    const facts = sheetFacts(r, scoresBefore);
+    const gained = (i) => r.scores[i] - facts.before[i];
+    const parts = [sheetTable(facts, me, this.shortOpponentName()), ...sheetNotes(facts, me, oppName)];
     if (r.swept && r.swept.length) {
       parts.push(h("p", { class: "small" },
         `Lo que quedó en la mesa (${r.swept.length === 1 ? "1 carta" : r.swept.length + " cartas"}) fue para ${
           r.sweeper === me ? "ti, porque fuiste" : this.opponentName() + ", porque fue"} quien se llevó algo de último.`));
-    }
-    if (scoresBefore) {
-      const late = [me, them].filter((seat) => scoresBefore[seat] >= 18);
-      if (late.length) {
-        const who = late.length === 2 ? "Los dos empezaron" :
-          late[0] === me ? "Empezaste" : `${oppName} empezó`;
-        parts.push(h("p", { class: "small late-rule" },
-          `${who} la mano con 18 puntos o más: solo cuentan cartas, picas y el 10♦.`));
-      }
     }
     const handNumber = event.hand_number ?? v.hand_number;
     const finished = r.winner !== null && r.winner !== undefined;
@@ -1126,7 +1259,7 @@ export class Game {
         "Seguir jugando"));
     }
     parts.push(buttons);
-    announce(`${title}. Tú ${total(me)} puntos, ${oppName} ${total(them)}. En la partida: tú ${r.scores[me]}, ${oppName} ${r.scores[them]}.`);
+    announce(`${title}. Tú sumaste ${gained(me)}, ${oppName} ${gained(them)}. En la partida: tú ${r.scores[me]}, ${oppName} ${r.scores[them]}.`);
     this.sheet = openDialog({
       title, body: h("div", {}, parts), className: "sheet" + (finished ? " final" : ""),
       closeLabel: finished ? "Cerrar" : "Seguir jugando",
@@ -1167,4 +1300,36 @@ function setBanner(text) {
     banner.hidden = true;
     banner.textContent = "";
   }
+}
+
+/** A set or list of table item ids as one comparable string (order does not matter). */
+function sortedKey(items) {
+  return JSON.stringify([...items].sort());
+}
+
+function sameEvent(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** "0:25" */
+function clockText(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** A presence message of a server older than view.presence, in the new shape. */
+function legacyPresence(msg) {
+  if (msg.takeover) return { state: "computer", grace_left: null, level: msg.takeover };
+  if (msg.connected) return { state: "here", grace_left: null, level: null };
+  if (!msg.grace_ends_at) return { state: "arriving", grace_left: null, level: null };
+  return { state: "away", grace_left: Math.max(0, msg.grace_ends_at - Date.now() / 1000), level: null };
+}
+
+/** The opponent's presence from a view without `presence` (an older server). */
+function viewPresence(view, current) {
+  const o = view.opponent;
+  if (!o) return null;
+  if (o.kind === "computer" || o.takeover) return { state: "computer", grace_left: null, level: o.takeover || o.level };
+  if (o.connected) return { state: "here", grace_left: null, level: null };
+  if (current && current.state !== "here" && current.state !== "computer") return current;
+  return { state: view.status === "waiting" ? "arriving" : "away", grace_left: null, level: null };
 }

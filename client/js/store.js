@@ -73,3 +73,14 @@ export function loadAnimMs(reducedMotion) {
 export function saveAnimMs(ms) {
   write(KEY_ANIM, String(ms));
 }
+
+const KEY_ALERTS = "casino.avisos";
+
+/** Whether the player asked for a system notification when it is their turn. */
+export function loadAlerts() {
+  return read(KEY_ALERTS) === "si";
+}
+
+export function saveAlerts(on) {
+  write(KEY_ALERTS, on ? "si" : "no");
+}

@@ -17,6 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 TIMEOUT_MS = 15_000
 
+# the screen sizes of the tests: a phone, the same phone held sideways, a laptop
+PHONE = {"width": 360, "height": 740}
+LANDSCAPE = {"width": 740, "height": 360}
+LAPTOP = {"width": 1280, "height": 800}
+
 MY_TURN_OR_SHEET = """() => {
   if (document.querySelector('dialog.sheet[open]')) return true;
   const mesa = document.querySelector('.mesa');
@@ -76,8 +81,15 @@ class Player:
         return list(codes)
 
     def events(self, kind: str) -> list[dict[str, Any]]:
-        return [m["event"] for m in self.frames
-                if m.get("type") == "event" and m["event"]["kind"] == kind]
+        """The events of that kind received, from "event" frames (one each) or "events"
+        frames (all the events of a move in one)."""
+        found = []
+        for m in self.frames:
+            if m.get("type") == "event":
+                found.append(m["event"])
+            elif m.get("type") == "events":
+                found.extend(m.get("events", []))
+        return [e for e in found if e.get("kind") == kind]
 
     def welcome(self) -> dict[str, Any]:
         return next(m for m in reversed(self.frames) if m.get("type") == "welcome")
@@ -114,11 +126,20 @@ class Player:
             self.play_turn()
         return None
 
+    def choose(self, option: dict[str, Any], fits: bool = False) -> None:
+        """Clicks a hand card; the buttons offered are exactly what its options allow
+        (and, with ``fits``, table, hand and actions are all on screen at once)."""
+        self.page.click(f".hand .card[data-code='{option['card']}']")
+        assert offered_actions(self.page) == expected_actions(option), option
+        if fits:
+            assert_fits(self.page)
+
     def play_turn(self, prefer_build: bool = False, shot: str | None = None,
-                  prefer_solo: bool = False) -> str:
+                  prefer_solo: bool = False, fits: bool = False) -> str:
         """Plays one turn by clicking: Llevarte when some card can capture (Llevarte solo
         when asked and it differs), else a build idea (when asked or when nothing else is
-        possible), else Echar. Returns the kind played ("capture-solo" for Llevarte solo)."""
+        possible), else Echar. Returns the kind played ("capture-solo" for Llevarte solo).
+        Each card clicked offers exactly the actions its options allow."""
         view = self.view()
         options = view["options"]
         assert options, view
@@ -132,22 +153,22 @@ class Player:
         before = self.seq()
         if build is not None and (prefer_build or (capture is None and trail is None)):
             kind = "build"
-            page.click(f".hand .card[data-code='{build['card']}']")
+            self.choose(build, fits)
             page.click(".actions button.build")
             page.locator(".build-panel .ideas button").first.click()
             idea = build["builds"][0]
             for item in idea["move"]["take"]:
                 assert page.locator(f".table-area [data-id='{item}']").get_attribute(
                     "aria-pressed") == "true"
+            confirm = page.locator(f".build-panel .build-confirm[data-value='{idea['value']}']")
+            if fits:
+                assert_fits(page, ".build-panel .build-confirm")
             if shot:
                 self.screenshot(shot)
-            page.click(".build-panel .build-confirm")
+            confirm.click()
         elif capture is not None:
             kind = "capture"
-            page.click(f".hand .card[data-code='{capture['card']}']")
-            # "Llevarte solo" is offered exactly when it takes less than "Llevarte"
-            offered = page.locator(".actions button.take-solo").count()
-            assert offered == (1 if distinct_solo(capture) else 0)
+            self.choose(capture, fits)
             if prefer_solo and capture is solo:
                 kind = "capture-solo"
                 page.click(".actions button.take-solo")
@@ -156,7 +177,7 @@ class Player:
         else:
             assert trail is not None, options
             kind = "trail"
-            page.click(f".hand .card[data-code='{trail['card']}']")
+            self.choose(trail, fits)
             page.click(".actions button.trail")
         page.wait_for_function(
             "(before) => { const m = document.querySelector('.mesa');"
@@ -173,6 +194,48 @@ class Player:
         return path
 
 
+ACTION_CLASSES = ("take", "take-solo", "build", "trail")
+
+
+def expected_actions(option: dict[str, Any]) -> set[str]:
+    """The buttons a card with these options must offer (and no others)."""
+    wanted = set()
+    if option["llevarte"]:
+        wanted.add("take")
+    if distinct_solo(option):
+        wanted.add("take-solo")
+    if option["build_takes"]:
+        wanted.add("build")
+    if option["trail"]:
+        wanted.add("trail")
+    return wanted
+
+
+def offered_actions(page: Page) -> set[str]:
+    classes = page.locator(".actions .button-row button").evaluate_all(
+        "els => els.map(e => [...e.classList])")
+    return {c for names in classes for c in names if c in ACTION_CLASSES}
+
+
+def assert_fits(page: Page, *extra: str) -> None:
+    """Table, hand and actions (and ``extra`` selectors) are wholly inside the viewport
+    and the page itself does not scroll."""
+    boxes = page.evaluate(
+        """(sels) => sels.map(s => { const e = document.querySelector(s);
+             if (!e) return [s, null];
+             const r = e.getBoundingClientRect();
+             return [s, [r.top, r.bottom, r.left, r.right]]; })""",
+        [".table-area", ".hand", ".actions", *extra])
+    height, width, scroll = page.evaluate(
+        "() => [innerHeight, innerWidth, document.scrollingElement.scrollHeight]")
+    assert scroll <= height + 1, f"the page scrolls: {scroll} > {height}"
+    for selector, box in boxes:
+        assert box is not None, selector
+        top, bottom, left, right = box
+        assert top >= -1 and bottom <= height + 1 and left >= -1 and right <= width + 1, \
+            f"{selector} off screen: {box} in {width}x{height}"
+
+
 def distinct_solo(option: dict[str, Any]) -> bool:
     """Whether a card's "Llevarte solo" takes less than its "Llevarte"."""
     most, solo = option["llevarte"], option["llevarte_solo"]
@@ -180,13 +243,22 @@ def distinct_solo(option: dict[str, Any]) -> bool:
 
 
 def sheet_numbers(page: Page) -> dict[str, Any]:
-    """The score sheet as numbers: per seat the six categories, the hand total and the
-    match score."""
+    """The score sheet as numbers: per seat and category the points, the points counted
+    and the running total; the match score at the hand's start and at its end."""
     sheet = page.locator("dialog.sheet[open]")
-    out: dict[str, Any] = {"points": {}, "scores": {}}
+    out: dict[str, Any] = {"points": {}, "counted": {}, "running": {}, "before": {},
+                           "scores": {}, "late_marks": {}}
     for seat in (0, 1):
-        cells = sheet.locator(f"tbody td[data-seat='{seat}']").all_inner_texts()
-        out["points"][seat] = [int(c) for c in cells]
+        cells = sheet.locator(f"tbody tr[data-category] td[data-seat='{seat}']")
+        data = cells.evaluate_all(
+            "els => els.map(e => [e.dataset.points, e.dataset.counted, e.dataset.total,"
+            " e.querySelectorAll('s.late').length])")
+        out["points"][seat] = [int(d[0]) for d in data]
+        out["counted"][seat] = [int(d[1]) for d in data]
+        out["running"][seat] = [int(d[2]) for d in data]
+        out["late_marks"][seat] = [int(d[3]) for d in data]
+        start = sheet.locator(f".start-total td[data-seat='{seat}']")
+        out["before"][seat] = int(start.inner_text())
         out["scores"][seat] = int(sheet.locator(f"tfoot .match-total td[data-seat='{seat}']")
                                   .inner_text())
     return out

@@ -1,5 +1,5 @@
 """Fixtures of the browser tests: the real server (``python -m server`` on a free port, a
-temporary SQLite file, COMPUTER_DELAY=0, a 1 s grace time) and Debian's chromium."""
+temporary SQLite file, COMPUTER_DELAY=0, a 3 s grace time) and Debian's chromium."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from browserkit import Player  # noqa: E402
+from browserkit import PHONE, Player  # noqa: E402
 from srvkit import ServerProc  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -21,10 +21,8 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
 ]
-GRACE_SECONDS = 1.0
+GRACE_SECONDS = 3.0  # long enough to see the countdown tick
 
-PHONE = {"width": 360, "height": 740}
-LAPTOP = {"width": 1280, "height": 800}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from browserkit import Player, sheet_numbers
-from conftest import LAPTOP, PHONE
+from a11y import assert_no_violations
+from browserkit import LANDSCAPE, LAPTOP, PHONE, Player, assert_fits, sheet_numbers
 from srvkit import ServerProc, my_turn, pick_move, split_frame
 from websockets.sync.client import connect as ws_connect
 
@@ -27,21 +27,24 @@ def start_computer_game(player: Player, level: str = "facil") -> None:
     player.page.wait_for_selector(".mesa[data-seq]")
 
 
-def start_friend_game(a: Player, b: Player, name_a: str = "Ana", name_b: str = "Primo") -> None:
+def start_friend_game(a: Player, b: Player, name_a: str = "Ana", name_b: str = "Beto") -> None:
     a.goto("/")
     a.page.fill("#nombre", name_a)
     a.page.click("button.friend")
     link = a.page.locator("[data-invite-link]")
     href = link.get_attribute("href") or ""
-    assert re.search(r"/j/[A-Z0-9]{8}$", href), href
+    # the link carries the host's name, so the friend is told who invited them
+    assert re.search(r"/j/[A-Z0-9]{8}\?de=" + name_a + "$", href), href
     # the invitation can go by WhatsApp with the link inside, and as a QR code
     wa = a.page.locator("a.whatsapp").get_attribute("href") or ""
     assert wa.startswith("https://wa.me/?text=") and httpx.URL(wa).params["text"].endswith(href)
     b.page.goto(href)
+    assert b.page.locator("h1").inner_text() == f"¡{name_a} te invitó a jugar casino!"
     b.page.fill("#nombre-invitado", name_b)
     b.page.click("button[type=submit]")
     for p in (a, b):
         p.page.wait_for_selector(".mesa[data-seq]")
+    b.page.wait_for_selector(f".notice >> text={name_a} te invitó a su mesa")
     # once the friend is connected, the host is told the friend arrived (not "came back")
     a.page.wait_for_selector(".opp-name .conn-dot:not(.off)")
     assert "volvió" not in a.page.locator("main").inner_text()
@@ -58,49 +61,114 @@ def room_summary(player: Player) -> dict[str, Any]:
 
 
 def check_sheet_against_server(player: Player, hand_number: int) -> dict[str, Any]:
-    """The score sheet on screen says what the server's hand_end event says."""
+    """The score sheet on screen says what the server's hand_end event says, and adds up:
+    from the score at the hand's start, category by category, to the match score; the
+    points that came too late are struck out."""
     ends = [e for e in player.events("hand_end") if e["hand_number"] == hand_number]
     assert ends, "no hand_end event received"
     result = ends[-1]["result"]
     shown = sheet_numbers(player.page)
+    sheet = player.page.locator("dialog.sheet[open]")
     for seat in (0, 1):
         assert shown["points"][seat] == result["points"][seat]
+        assert shown["counted"][seat] == result["counted"][seat]
+        assert shown["before"][seat] == result["scores_before"][seat]
         assert shown["scores"][seat] == result["scores"][seat]
+        running = result["scores_before"][seat]
+        for k in range(6):
+            running += result["counted"][seat][k]
+            assert shown["running"][seat][k] == running
+            late = result["points"][seat][k] - result["counted"][seat][k]
+            assert shown["late_marks"][seat][k] == (1 if late > 0 else 0)
+        assert running == result["scores"][seat]
+        # the raw counts: cards and spades as numbers, the aces by name
+        counts = result["counts"][seat]
+        cells = sheet.locator(f"tbody tr[data-category] td[data-seat='{seat}'] .count")
+        assert cells.nth(0).inner_text().startswith(f"{counts['cards']} carta")
+        assert cells.nth(1).inner_text().startswith(f"{counts['spades']} pica")
+        assert cells.nth(2).inner_text() == ("Lo tiene" if counts["ten_of_diamonds"] else "—")
+        limpias = cells.nth(5).inner_text()
+        assert limpias.startswith(f"{counts['limpias']} limpia")
+        other = result["counts"][1 - seat]["limpias"]
+        assert ("anula" in limpias) == (min(counts["limpias"], other) > 0)
     return dict(result)
 
 
-@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["360x740", "1280x800"])
+def check_tallies(player: Player) -> None:
+    """Both players' captured cards, spades, 10♦ and 2♠ are on screen, as the view says."""
+    view = player.view()
+    for seat in (0, 1):
+        tally = view["tally"][seat]
+        box = player.page.locator(f".tally[data-tally-seat='{seat}']")
+        assert box.get_attribute("data-cards") == str(tally["cards"])
+        assert box.get_attribute("data-spades") == str(tally["spades"])
+        assert box.locator(".t-cards").inner_text() == f"{tally['cards']} cartas"
+        assert box.locator(".t-spades").inner_text().startswith(f"{tally['spades']} pica")
+        keys = box.locator(".t-key").all_inner_texts()
+        assert ("10♦" in keys) == tally["ten_of_diamonds"]
+        assert ("2♠" in keys) == tally["two_of_spades"]
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LANDSCAPE, LAPTOP],
+                         ids=["360x740", "740x360", "1280x800"])
 def test_whole_hand_against_the_computer(make_player: MakePlayer, viewport: dict[str, int]) -> None:
+    """A whole hand by clicking at each size: at every turn table, hand and actions are on
+    screen together, the buttons are what the server allows, the tallies are right."""
     size = f"{viewport['width']}x{viewport['height']}"
     me = make_player(viewport=viewport)
     start_computer_game(me)
     me.wait_my_turn()
     assert me.page.locator(".hand .card").count() == 4
     assert me.page.locator(".opp-cards .card.back").count() == 4
+    # after starting, the keyboard focus is on the hand
+    me.page.wait_for_function("() => document.activeElement.matches('.hand .card')")
+    assert_fits(me.page)
     me.screenshot(f"mesa-{size}")
+    audit = viewport == PHONE  # axe once per screen, at the phone's size
+    if audit:
+        assert_no_violations(me.page, "la mesa")
     built = False
+    shot_build = False
     turns = 0
     while me.wait_turn_or_sheet() == "turn":
         view = me.view()
+        check_tallies(me)
         can_build = any(o["builds"] for o in view["options"])
-        if turns == 0 and not can_build:
+        by_hand = next((o for o in view["options"] if o["build_takes"]), None)
+        if not shot_build and not can_build and by_hand is not None:
             # a build in progress picked by hand, for the screenshot; then back out
-            me.page.locator(".hand .card").first.click()
+            shot_build = True
+            me.choose(by_hand, fits=True)
             me.page.click(".actions button.build")
-            me.page.locator(".table-area [data-id]").first.click()
+            assert me.page.locator(".build-panel .build-confirm").count() == 0
+            entry = by_hand["build_takes"][0]
+            for item in entry["take"]:
+                me.page.click(f".table-area [data-id='{item}']")
+            values = me.page.locator(".build-panel .build-confirm").evaluate_all(
+                "els => els.map(e => Number(e.dataset.value))")
+            assert values == entry["values"]
+            assert_fits(me.page, ".build-panel .build-confirm")
             me.screenshot(f"build-{size}")
+            if audit:
+                assert_no_violations(me.page, "a build in progress")
             me.page.click(".build-panel button.back")
             me.page.click(".actions button.cancel")
             assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
-        kind = me.play_turn(prefer_build=can_build and not built,
-                            shot=None if built or turns > 0 else f"build-{size}")
+        kind = me.play_turn(prefer_build=can_build and not built, fits=True,
+                            shot=None if built or shot_build else f"build-{size}")
+        shot_build = shot_build or kind == "build"
         built = built or kind == "build"
         turns += 1
+        if me.wait_turn_or_sheet() == "turn":
+            # after my move (and the computer's), the focus is back on the hand
+            me.page.wait_for_function("() => document.activeElement.matches('.hand .card')")
     assert turns == 24  # six deals of four cards
     result = check_sheet_against_server(me, 0)
     summary = room_summary(me)
     assert summary["scores"] == result["scores"]
     me.screenshot(f"sheet-{size}")
+    if audit:
+        assert_no_violations(me.page, "the score sheet")
     if result["winner"] is None:
         me.page.click("dialog.sheet button.next-hand")
         me.page.wait_for_selector(".mesa[data-hand-number='1']")
@@ -119,6 +187,10 @@ def test_reload_brings_the_same_game_back(make_player: MakePlayer) -> None:
         incoming = me.page.wait_for_selector(".table-area .card.incoming")
         assert incoming is not None
         assert incoming.evaluate("e => getComputedStyle(e).animationName") == "land"
+        # drawn inside the table (the table clips its flight), not over the deck line
+        assert incoming.evaluate(
+            "e => { const t = e.closest('.table-area'); const s = getComputedStyle(t);"
+            " return s.overflowY !== 'visible' && s.overflowX !== 'visible'; }")
     me.wait_my_turn()
     hand = me.hand()
     table = me.page.locator(".table-area [data-id]").evaluate_all(
@@ -206,6 +278,9 @@ def test_rejoin_by_link_then_by_short_code(make_player: MakePlayer) -> None:
     assert third.seq() > second.welcome()["seq"]
 
 
+HINTS_SWITCH = "dialog.menu [role=switch]:not(.alerts)"
+
+
 def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePlayer) -> None:
     me = make_player()
     start_computer_game(me)
@@ -229,8 +304,8 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     me.wait_my_turn()
     # hints off: no borders, and it is remembered after a reload
     me.page.click(".menu-button")
-    me.page.click("dialog.menu [role=switch]")
-    assert me.page.locator("dialog.menu [role=switch]").get_attribute("aria-checked") == "false"
+    me.page.click(HINTS_SWITCH)
+    assert me.page.locator(HINTS_SWITCH).get_attribute("aria-checked") == "false"
     me.page.keyboard.press("Escape")
     assert me.page.locator(".hand .card.can-capture").count() == 0
     # the Menú button was redrawn while the Menú was open: focus comes back to the new one
@@ -239,10 +314,10 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     me.wait_my_turn()
     assert me.page.locator(".hand .card.can-capture").count() == 0
     me.page.click(".menu-button")
-    assert me.page.locator("dialog.menu [role=switch]").get_attribute("aria-checked") == "false"
+    assert me.page.locator(HINTS_SWITCH).get_attribute("aria-checked") == "false"
 
 
-def test_an_illegal_choice_is_explained_and_the_card_goes_back(make_player: MakePlayer) -> None:
+def test_an_illegal_choice_is_explained_and_the_card_stays_chosen(make_player: MakePlayer) -> None:
     me = make_player()
     start_computer_game(me)
     for _ in range(24):
@@ -272,8 +347,10 @@ def test_an_illegal_choice_is_explained_and_the_card_goes_back(make_player: Make
     sent = [m for m in me.frames if m.get("type") == "error"]
     assert sent and sent[-1]["code"] == "illegal"
     assert error.inner_text() == sent[-1]["message"]
-    assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
-    assert me.page.locator(".table-area [aria-pressed='true']").count() == 0
+    # the refused move keeps the chosen card and the marks: the player tries again from there
+    assert me.page.locator(".hand .card[aria-pressed='true']").evaluate_all(
+        "els => els.map(e => e.dataset.code)") == [hand_card]
+    assert me.page.locator(".table-area [aria-pressed='true']").count() == 1
     assert me.hand() == hand and me.seq() == seq
     assert me.page.locator(".mesa").get_attribute("data-my-turn") == "true"
 
@@ -281,45 +358,63 @@ def test_an_illegal_choice_is_explained_and_the_card_goes_back(make_player: Make
 def test_friend_leaves_the_computer_takes_over_and_the_friend_returns(
         make_player: MakePlayer) -> None:
     ana = make_player()
-    primo = make_player()
-    start_friend_game(ana, primo)
+    # Ana's device clock is an hour wrong: the countdown must not care
+    ana.context.add_init_script(
+        "{ const real = Date.now; Date.now = () => real() + 3600 * 1000; }")
+    beto = make_player()
+    start_friend_game(ana, beto)
+    # the invited seat is "amigo" (or the friend's name), never "primo"
+    assert "primo" not in ana.page.locator("main").inner_text().lower()
     ana.wait_my_turn()
-    ana.play_turn()  # now it is Primo's turn, and Primo leaves
-    primo.page.close()
-    ana.page.wait_for_selector(".presence", timeout=5000)
-    assert "Primo se desconectó" in ana.page.locator(".presence").inner_text() or \
-        ana.page.locator(".presence.choose").count()
-    ana.page.wait_for_selector(".presence.choose")
+    ana.play_turn()  # now it is Beto's turn, and Beto leaves
+    beto.page.close()
+    # a countdown of the grace time, from the seconds the server said were left
+    clock = ana.page.locator(".presence.away .countdown")
+    clock.wait_for(timeout=5000)
+    assert "Beto se fue de la mesa" in ana.page.locator(".presence").inner_text()
+    first = clock.inner_text()
+    assert re.fullmatch(r"0:0[1-3]", first), first
+    ana.page.wait_for_function(
+        "(t) => { const c = document.querySelector('.presence .countdown');"
+        " return !c || c.textContent !== t; }", arg=first)
+    if clock.count():
+        assert int(clock.inner_text()[-1]) < int(first[-1])
+    ana.page.wait_for_selector(".presence.choose", timeout=5000)
     ana.screenshot("amigo-se-fue-360x740")
     ana.page.click(".presence.choose >> text=Sí, en Normal")
     ana.page.wait_for_selector(".presence.takeover")
-    assert "juega por Primo" in ana.page.locator(".presence.takeover").inner_text()
-    # the computer plays Primo's turns; Ana plays hers
+    assert "juega por Beto" in ana.page.locator(".presence.takeover").inner_text()
+    # the computer plays Beto's turns; Ana plays hers
     for _ in range(2):
         ana.wait_my_turn()
         ana.play_turn()
     ana.wait_my_turn()
-    for_primo = [e for e in ana.events("move") if e["seat"] == 1]
-    assert len(for_primo) >= 2
+    for_beto = [e for e in ana.events("move") if e["seat"] == 1]
+    assert len(for_beto) >= 2
+    last = ana.view()["last_move"]
+    assert last["seat"] == 1
 
-    primo.new_page()
-    primo.goto("/")
-    primo.page.wait_for_selector(".mesa[data-seq]")
-    notice = primo.page.locator(".notice")
+    beto.new_page()
+    beto.goto("/")
+    beto.page.wait_for_selector(".mesa[data-seq]")
+    notice = beto.page.locator(".notice")
     notice.wait_for()
     assert "Volviste a tu asiento" in notice.inner_text()
-    ana.page.wait_for_selector(".notice >> text=¡Primo volvió a la mesa!")
+    # the last move line says the computer played it for him
+    verb = {"trail": "echó", "capture": "jugó", "build": "puso"}[last["move"]["kind"]]
+    line = beto.page.locator(".lastmove [aria-hidden='true']").inner_text()
+    assert line.startswith(f"La computadora {verb} ") and "por ti" in line, line
+    ana.page.wait_for_selector(".notice >> text=¡Beto volvió a la mesa!")
     assert ana.page.locator(".presence").count() == 0
-    # Primo's seat is his again: after Ana's move, he plays by clicking
+    # Beto's seat is his again: after Ana's move, he plays by clicking
     ana.play_turn()
-    primo.wait_my_turn()
-    primo.play_turn()
+    beto.wait_my_turn()
+    beto.play_turn()
     ana.page.wait_for_function(
         "(s) => document.querySelector('dialog.sheet[open]') ||"
-        " Number(document.querySelector('.mesa').dataset.seq) >= s", arg=primo.seq())
-    moves = [m["event"] for m in ana.frames
-             if m.get("type") == "event" and m["event"]["kind"] == "move"]
-    assert moves[-1]["seat"] == 1 and moves[-1] == primo.events("move")[-1]
+        " Number(document.querySelector('.mesa').dataset.seq) >= s", arg=beto.seq())
+    moves = ana.events("move")
+    assert moves[-1]["seat"] == 1 and moves[-1] == beto.events("move")[-1]
 
 
 def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlayer) -> None:
@@ -391,11 +486,15 @@ def test_lost_signal_reconnects_and_resumes(make_player: MakePlayer, tmp_path: P
         server.stop()
         banner = me.page.locator("#banner")
         banner.wait_for(state="visible")
-        assert "Reconectando" in banner.inner_text()
+        # the banner blames the server, not the player's signal
+        assert "Se perdió la conexión con el servidor" in banner.inner_text()
         assert me.page.locator(".mesa").get_attribute("data-busy") == "true"
+        # a few failed attempts (the old backoff had grown to 8 s by then)
+        me.page.wait_for_selector("#banner >> text=Seguimos intentando", timeout=10_000)
         hellos_before = sum(1 for m in me.frames if m.get("type") == "welcome")
         server.start()
-        banner.wait_for(state="hidden", timeout=30_000)
+        # back within 3 s of the server answering again
+        banner.wait_for(state="hidden", timeout=3_000)
         me.wait_my_turn()
         assert me.hand() == hand and me.seq() == seq
         assert sum(1 for m in me.frames if m.get("type") == "welcome") == hellos_before + 1
@@ -406,7 +505,8 @@ def test_lost_signal_reconnects_and_resumes(make_player: MakePlayer, tmp_path: P
 
 
 def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
-    """Hints off: the player taps the table cards and sets the value with − and +."""
+    """Hints off: the player taps the table cards; the values offered are the server's
+    for exactly that set, and the confirm button is on screen."""
     me = make_player()
     me.goto("/")
     me.page.evaluate("() => localStorage.setItem('casino.ayudas', 'no')")
@@ -415,20 +515,22 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
     if option is None:
         pytest.fail("no build was possible in two hands")
     idea = option["builds"][0]
-    me.page.click(f".hand .card[data-code='{option['card']}']")
+    me.choose(option)
     me.page.click(".actions button.build")
     assert me.page.locator(".build-panel .ideas").count() == 0  # hints are off
+    assert me.page.locator(".build-panel .build-confirm").count() == 0
     for item in idea["move"]["take"]:
         me.page.click(f".table-area [data-id='{item}']")
-    shown = int(me.page.locator(".build-value").inner_text())
-    step = "Subir el valor" if idea["value"] > shown else "Bajar el valor"
-    for _ in range(abs(idea["value"] - shown)):
-        me.page.get_by_role("button", name=step).click()
-    assert int(me.page.locator(".build-value").inner_text()) == idea["value"]
+    entry = next(e for e in option["build_takes"]
+                 if sorted(e["take"]) == sorted(idea["move"]["take"]))
+    values = me.page.locator(".build-panel .build-confirm").evaluate_all(
+        "els => els.map(e => Number(e.dataset.value))")
+    assert values == entry["values"] and idea["value"] in values
+    assert_fits(me.page, ".build-panel .build-confirm")
     before = me.seq()
     # hold the computer's answer on screen long enough to look at the new pile
     me.page.evaluate("() => localStorage.setItem('casino.animMs', '4000')")
-    me.page.click(".build-panel .build-confirm")
+    me.page.click(f".build-panel .build-confirm[data-value='{idea['value']}']")
     me.page.wait_for_function(
         "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
     mine = [e for e in me.events("move") if e["seat"] == 0]
@@ -437,11 +539,12 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
     assert sorted(mine[-1]["move"]["take"]) == sorted(idea["move"]["take"])
     pile = me.page.locator(".table-area .pile.mine")
     assert pile.count() >= 1
-    assert "tuyo" in (pile.first.get_attribute("aria-label") or "")
+    assert (pile.first.get_attribute("aria-label") or "").startswith("Tu montón")
 
 
 CARD_NAME = re.compile(
-    r"^(as|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|jota|reina|rey) de "
+    r"^(A|[2-9]|10|J|Q|K)[♠♥♦♣], "
+    r"(as|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|jota|reina|rey) de "
     r"(picas|corazones|diamantes|tréboles)(, .+)?$")
 
 
@@ -450,7 +553,7 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     me.goto("/")
     assert me.page.locator("html").get_attribute("lang") == "es-DO"
     me.page.get_by_role("button", name="Cómo se juega").click()
-    assert me.page.locator("main[data-screen='ayuda'] h2").first.inner_text() == "Cómo se juega"
+    assert me.page.locator("main[data-screen='ayuda'] h1").all_inner_texts() == ["Cómo se juega"]
     assert "21" in me.page.locator("main").inner_text()
     me.page.get_by_role("button", name="Volver al inicio").first.click()
     me.page.get_by_role("button", name="Sobre el casino").click()
@@ -509,24 +612,47 @@ def test_reduced_motion_keeps_the_pause_without_the_flight(make_player: MakePlay
     assert me.page.locator(".table-area .card.incoming").count() == 0
 
 
-def test_a_forbidden_trail_is_explained_by_the_server(make_player: MakePlayer) -> None:
+def test_a_pile_that_cannot_be_made_is_explained_by_the_server(make_player: MakePlayer) -> None:
+    """In the build panel, marks that make no pile say so; "¿Por qué no?" sends the move
+    exactly as the player composed it and shows the server's reason for that move."""
     me = make_player()
     start_computer_game(me)
-    option = me.play_until(lambda o: not o["trail"])
+
+    def wrong_marks(option: dict[str, Any]) -> list[str] | None:
+        if not option["build_takes"]:
+            return None
+        view = me.view()
+        items = view["table"]["cards"] + [p["id"] for p in view["table"]["piles"]]
+        ok = {tuple(sorted(e["take"])) for e in option["build_takes"]}
+        return next(([i] for i in items if (i,) not in ok), None)
+
+    option = me.play_until(lambda o: wrong_marks(o) is not None)
     if option is None:
-        pytest.fail("every card could always be trailed")
-    me.page.click(f".hand .card[data-code='{option['card']}']")
-    echar = me.page.locator(".actions button.trail")
-    assert echar.get_attribute("aria-disabled") == "true"
-    # shown as not available, yet still pressable: the server says why not
-    echar.focus()
-    me.page.keyboard.press("Enter")
+        pytest.fail("no card with builds and a table item it cannot build on")
+    marks = wrong_marks(option)
+    assert marks is not None
+    me.choose(option)
+    me.page.click(".actions button.build")
+    # nothing marked yet: no value, no confirm button
+    assert me.page.locator(".build-panel .build-confirm").count() == 0
+    assert "Valor" not in me.page.locator(".build-panel").inner_text()
+    for item in marks:
+        me.page.click(f".table-area [data-id='{item}']")
+    assert "no sale un montón" in me.page.locator(".build-panel .no-build").inner_text()
+    assert me.page.locator(".build-panel .build-confirm").count() == 0
+    seq = me.seq()
+    me.page.click(".build-panel button.why-not")
     error = me.page.locator(".error-line")
     error.wait_for()
     sent = [m for m in me.frames if m.get("type") == "error"]
-    assert sent[-1]["code"] == "illegal" and sent[-1]["reason"].startswith("trail")
+    assert sent[-1]["code"] == "illegal" and sent[-1]["reason"].startswith("build")
     assert error.inner_text() == sent[-1]["message"]
-    assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
+    # the card stays chosen, the marks stay, nothing was played
+    assert me.page.locator(".hand .card[aria-pressed='true']").evaluate_all(
+        "els => els.map(e => e.dataset.code)") == [option["card"]]
+    assert me.page.locator(".table-area [aria-pressed='true']").evaluate_all(
+        "els => els.map(e => e.dataset.id)") == marks
+    assert me.seq() == seq
 
 
 class FriendBot(threading.Thread):

@@ -1,0 +1,77 @@
+"""How many bytes the browser fetches before the first playable table: Inicio, "Fácil",
+and la mesa with my turn on (HTTP only; the websocket's frames are not counted).
+
+    .venv/bin/python benchmarks/client_bytes.py            # needs /usr/bin/chromium
+
+Prints, for a first visit (empty cache) and a second one (the service worker's cache):
+the bytes on the wire (headers included, compressed as sent) and the bytes of the files
+once decoded (what the wire would carry without gzip)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "server"))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+from srvkit import ServerProc  # noqa: E402
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def visit(page: Any, base: str, played: bool) -> tuple[int, int, int]:
+    """Bytes on the wire, bytes decoded, requests, until the table is playable."""
+    wire = decoded = requests = 0
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
+
+    def finished(event: dict[str, Any]) -> None:
+        nonlocal wire, requests
+        wire += int(event["encodedDataLength"])
+        requests += 1
+
+    def data(event: dict[str, Any]) -> None:
+        nonlocal decoded
+        decoded += int(event["dataLength"])
+
+    cdp.on("Network.loadingFinished", finished)
+    cdp.on("Network.dataReceived", data)
+    page.goto(base + "/")
+    if not played:
+        page.click("button[data-level='facil']")
+    page.wait_for_selector(".mesa[data-my-turn='true'][data-busy='false']")
+    page.wait_for_load_state("networkidle")
+    cdp.detach()
+    return wire, decoded, requests
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ServerProc(Path(tmp)).start()
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu"])
+                context = browser.new_context(viewport={"width": 360, "height": 740})
+                page = context.new_page()
+                first = visit(page, server.base, played=False)
+                page.wait_for_function("() => navigator.serviceWorker.controller !== null"
+                                       " || navigator.serviceWorker.ready")
+                page.close()
+                again = visit(context.new_page(), server.base, played=True)
+                browser.close()
+        finally:
+            server.stop()
+    for name, (wire, decoded, requests) in (("first visit", first), ("second visit", again)):
+        print(f"{name:13}: {wire / 1024:6.1f} KB on the wire, {decoded / 1024:6.1f} KB decoded, "
+              f"{requests} requests")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+// The end-of-hand score sheet: for each category, what each player gathered (the raw
+// count), the points it gave, which of them came too late (someone had already reached 21)
+// and a running total from the match score at the hand's start to the one after it.
+// Everything comes from the server's hand_end result; nothing is counted here.
+
+import { cardShort } from "./cards.js";
+import { h } from "./dom.js";
+
+const SHORT_LABELS = ["Cartas", "Picas", "10♦", "2♠", "Ases", "Limpias"];
+
+/** The result's facts, with what an older server did not send filled in from the rest. */
+export function sheetFacts(result, startScores) {
+  const points = result.points;
+  const sum = (row) => row.reduce((a, b) => a + b, 0);
+  const counted = result.counted || points;
+  const before = result.scores_before || startScores ||
+    [0, 1].map((i) => result.scores[i] - sum(counted[i]));
+  return {
+    points,
+    counted,
+    before,
+    scores: result.scores,
+    counts: result.counts || null,
+    limited: result.limited || before.map((score) => score >= 18),
+    categories: result.categories || SHORT_LABELS,
+  };
+}
+
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What seat `i` gathered in category `k`: [visible nodes, spoken words]. */
+function countWords(facts, i, k) {
+  const c = facts.counts?.[i];
+  if (!c) return [[], ""];
+  const other = facts.counts[1 - i];
+  switch (k) {
+    case 0:
+      return [[plural(c.cards, "carta", "cartas")], plural(c.cards, "carta", "cartas")];
+    case 1:
+      return [[plural(c.spades, "pica", "picas")], plural(c.spades, "pica", "picas")];
+    case 2:
+      return c.ten_of_diamonds ? [["Lo tiene"], "tiene el diez de diamantes"] : [["—"], "no lo tiene"];
+    case 3:
+      return c.two_of_spades ? [["Lo tiene"], "tiene el dos de picas"] : [["—"], "no lo tiene"];
+    case 4: {
+      const aces = c.aces || [];
+      if (!aces.length) return [["—"], "ningún as"];
+      return [[aces.map(cardShort).join(" ")], plural(aces.length, "as", "ases")];
+    }
+    default: {
+      const mine = c.limpias;
+      const cancelled = Math.min(mine, other ? other.limpias : 0);
+      const words = plural(mine, "limpia", "limpias");
+      if (cancelled === 0) return [[words], words];
+      const note = cancelled === mine
+        ? (mine === 1 ? "se anula" : "se anulan")
+        : `se ${cancelled === 1 ? "anula 1" : "anulan " + cancelled}`;
+      return [[words, h("span", { class: "cancelled" }, ` (${note})`)], `${words}, ${note}`];
+    }
+  }
+}
+
+/**
+ * The sheet's table. Per seat and category, a cell with data-points (what the category
+ * gave), data-counted (what entered the match score) and data-total (the running total).
+ */
+export function sheetTable(facts, me, oppShort) {
+  const them = 1 - me;
+  const running = [facts.before[0], facts.before[1]];
+  const cell = (i, k) => {
+    const pts = facts.points[i][k];
+    const counted = facts.counted[i][k];
+    const late = pts - counted;
+    const blocked = facts.limited[i] && k >= 3;
+    running[i] += counted;
+    const [countNodes, countSpoken] = countWords(facts, i, k);
+    const ptsText = counted > 0 ? `+${counted}` : (late > 0 || (blocked && pts === 0) ? "" : "0");
+    const spokenPts = blocked && pts === 0
+      ? "no cuenta por tener 18 o más"
+      : `${plural(counted, "punto", "puntos")}` + (late > 0 ? `, y ${plural(late, "punto", "puntos")} que llegó tarde y no cuenta` : "");
+    return h("td", {
+      "data-seat": String(i), "data-points": String(pts), "data-counted": String(counted),
+      "data-total": String(running[i]), class: late > 0 ? "has-late" : null,
+    },
+    h("span", { class: "count", "aria-hidden": "true" }, countNodes),
+    h("span", { class: "pts", "aria-hidden": "true" },
+      ptsText ? h("span", { class: "got" }, ptsText) : null,
+      late > 0 ? h("s", { class: "late" }, `+${late}`) : null,
+      blocked && pts === 0 && late === 0 ? h("span", { class: "blocked" }, "no cuenta") : null,
+      h("span", { class: "run" }, ` = ${running[i]}`)),
+    h("span", { class: "sr-only" }, `${countSpoken ? countSpoken + ": " : ""}${spokenPts}. Van ${running[i]}.`));
+  };
+  const rows = SHORT_LABELS.map((label, k) =>
+    h("tr", { "data-category": String(k) },
+      h("th", { scope: "row" }, h("span", { "aria-hidden": "true" }, label),
+        h("span", { class: "sr-only" }, facts.categories[k] || label)),
+      cell(me, k), cell(them, k)));
+  const total = (i) => h("td", { "data-seat": String(i), "data-total": String(facts.scores[i]) },
+    String(facts.scores[i]));
+  const start = (i) => h("td", { "data-seat": String(i), "data-total": String(facts.before[i]) },
+    String(facts.before[i]));
+  return h("table", { class: "score-sheet" },
+    h("caption", { class: "sr-only" }, "Puntos de esta mano, categoría por categoría"),
+    h("thead", {}, h("tr", {},
+      h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Categoría")),
+      h("th", { scope: "col" }, "Tú"),
+      h("th", { scope: "col" }, oppShort))),
+    h("tbody", {},
+      h("tr", { class: "start-total" }, h("th", { scope: "row" }, "Al empezar"), start(me), start(them)),
+      rows),
+    h("tfoot", {},
+      h("tr", { class: "match-total" }, h("th", { scope: "row" }, "Partida"), total(me), total(them))));
+}
+
+/** Sentences under the table: late points, the 18-points rule. */
+export function sheetNotes(facts, me, oppName) {
+  const notes = [];
+  const late = [0, 1].map((i) => facts.points[i].reduce((a, b, k) => a + b - facts.counted[i][k], 0));
+  if (late[0] + late[1] > 0) {
+    notes.push(h("p", { class: "small late-note" },
+      h("s", { class: "late" }, "+1"), " Tachado: puntos que llegaron cuando alguien ya tenía 21. No cuentan."));
+  }
+  const limited = [me, 1 - me].filter((i) => facts.limited[i]);
+  if (limited.length) {
+    const who = limited.length === 2 ? "Los dos empezaron" : limited[0] === me ? "Empezaste" : `${oppName} empezó`;
+    notes.push(h("p", { class: "small late-rule" },
+      `${who} la mano con 18 puntos o más: solo cuentan cartas, picas y el 10♦.`));
+  }
+  return notes;
+}

@@ -1,0 +1,75 @@
+// The service worker (served at /sw.js so it controls the whole site): keeps the client's
+// files so the page opens at once, refreshes them in the background, and shows a Spanish
+// page when the server cannot be reached. It never touches /api/ or the websocket.
+
+const VERSION = "casino-dev"; // the server puts a digest of the client here
+// the files la mesa needs (a file missing here is fetched, and kept, on first use)
+const SHELL = [
+  "/static/offline.html",
+  "/static/css/casino.css",
+  "/static/js/app.js",
+  "/static/js/api.js",
+  "/static/js/cards.js",
+  "/static/js/connection.js",
+  "/static/js/dom.js",
+  "/static/js/game.js",
+  "/static/js/sheet.js",
+  "/static/js/store.js",
+  "/static/js/texts.js",
+  "/static/js/turnalert.js",
+  "/static/icon.svg",
+  "/static/icon-turn.svg",
+  "/static/manifest.webmanifest",
+  "/static/icons/icon-192.png",
+];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) if (key !== VERSION) await caches.delete(key);
+    await self.clients.claim();
+  })());
+});
+
+/** Pages (/, /j/…, /r/…): from the network (index.html is 1 KB; the address matters to
+ * the app), the offline page when the server cannot be reached. */
+async function page(request) {
+  try {
+    return await fetch(request);
+  } catch {
+    const cache = await caches.open(VERSION);
+    return (await cache.match("/static/offline.html")) ||
+      new Response("<!doctype html><meta charset=utf-8><p>No hay conexión.</p>",
+        { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  }
+}
+
+/** The client's files: from the cache at once, refreshed in the background. */
+async function file(request, event) {
+  const cache = await caches.open(VERSION);
+  const kept = await cache.match(request);
+  const fresh = fetch(request).then((answer) => {
+    if (answer.ok) cache.put(request, answer.clone());
+    return answer;
+  });
+  if (kept) {
+    event.waitUntil(fresh.catch(() => undefined));
+    return kept;
+  }
+  return fresh;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(request));
+  } else if (url.pathname.startsWith("/static/") && !url.pathname.startsWith("/static/sw")) {
+    event.respondWith(file(request, event));
+  }
+});
