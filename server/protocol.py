@@ -269,8 +269,6 @@ class State:
 class Presence:
     seat: int
     presence: Json
-    # the former fields, kept until the browser client reads ``presence`` alone
-    legacy: Json | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,8 +308,8 @@ def _json(message: ServerMessage) -> Json:
             return {"type": "ack", "id": move_id, "seq": seq}
         case State(seq, view):
             return {"type": "state", "seq": seq, "view": view}
-        case Presence(seat, presence, legacy):
-            return {"type": "presence", "seat": seat, "presence": presence, **(legacy or {})}
+        case Presence(seat, presence):
+            return {"type": "presence", "seat": seat, "presence": presence}
         case Error(code, text, move_id, reason):
             data = {"type": "error", "code": code, "message": text}
             if move_id is not None:

@@ -396,21 +396,11 @@ class Room:
         computer = self.state.computer_seat(other)
         view["opponent"] = {
             "kind": "computer" if computer else "person",
-            "level": self.state.level if computer else None, **self._legacy(other),
+            "level": self.state.level if computer else None,
         }
         view["invite"] = self.state.invite if seat == 0 and status == "waiting" else None
         view["options"] = options(position) if my_turn else []
         return view
-
-    def _legacy(self, seat: int) -> dict[str, Any]:
-        """The presence fields the browser client read before ``presence`` (to go)."""
-        p = self.presence(seat)
-        return {
-            "connected": p["state"] == "here" or self.state.computer_seat(seat),
-            "takeover": None if self.state.computer_seat(seat) else p["level"],
-            "grace_ends_at": time.time() + p["grace_left"]
-            if p["grace_left"] is not None else None,
-        }
 
     async def _send(self, seat: int, message: ServerMessage) -> None:
         conn = self.conns[seat]
@@ -439,7 +429,7 @@ class Room:
                     and told["level"] == now["level"]:
                 continue
             self.told[seat] = now
-            await self._send(1 - seat, Presence(seat, now, self._legacy(seat)))
+            await self._send(1 - seat, Presence(seat, now))
 
     def _events_since(self, since: int | None) -> list[tuple[int, Raw]]:
         """The events after ``since`` of the current match (or from the previous match's

@@ -50,7 +50,6 @@ export class Game {
     this.stopped = false;
     this.animating = false;
     this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
-    this.handStartScores = {};
     this.turnAlert = new TurnAlert();
     this.conn = new Connection(session, {
       onMessage: (msg) => this.onMessage(msg),
@@ -260,7 +259,7 @@ export class Game {
 
   onPresence(msg) {
     if (!this.view || msg.seat === this.view.seat) return;
-    this.setPresence(msg.presence || legacyPresence(msg));
+    this.setPresence(msg.presence);
     this.render();
   }
 
@@ -311,18 +310,13 @@ export class Game {
 
   setView(view) {
     this.view = view;
-    // a view's scores are the match scores when its hand started: remember the first
-    // ones seen for each hand (for a server that does not send scores_before)
-    const key = `${view.match}:${view.hand_number}`;
-    if (!(key in this.handStartScores)) this.handStartScores[key] = view.scores;
     if (typeof view.seq === "number") {
       this.session.since = Math.max(this.session.since ?? 0, view.seq);
     }
     if (view.status !== "waiting" && this.session.invite_url) {
       delete this.session.invite_url;
     }
-    const theirs = view.presence ? view.presence[1 - view.seat] : viewPresence(view, this.presence);
-    if (theirs) this.setPresence(theirs);
+    this.setPresence(view.presence[1 - view.seat]);
     this.persist();
   }
 
@@ -398,7 +392,7 @@ export class Game {
     } else if (kind === "hand_end") {
       this.ui = freshUi();
       this.render();
-      this.openHandSheet(event, this.handStartScores[`${view.match}:${event.hand_number}`] || null);
+      this.openHandSheet(event);
     } else if (kind === "new_hand") {
       this.render();
       announce(`Empieza la mano ${event.hand_number + 1}. ${this.turnWords()}`);
@@ -1214,13 +1208,13 @@ export class Game {
     }
   }
 
-  openHandSheet(event, scoresBefore = null) {
+  openHandSheet(event) {
     const v = this.view;
     const me = v.seat;
     const them = 1 - me;
     const r = event.result;
     const oppName = capitalize(this.opponentName());
-    const facts = sheetFacts(r, scoresBefore);
+    const facts = sheetFacts(r);
     const gained = (i) => r.scores[i] - facts.before[i];
     const parts = [sheetTable(facts, me, this.shortOpponentName()), ...sheetNotes(facts, me, oppName)];
     if (r.swept && r.swept.length) {
@@ -1316,20 +1310,3 @@ function clockText(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
-/** A presence message of a server older than view.presence, in the new shape. */
-function legacyPresence(msg) {
-  if (msg.takeover) return { state: "computer", grace_left: null, level: msg.takeover };
-  if (msg.connected) return { state: "here", grace_left: null, level: null };
-  if (!msg.grace_ends_at) return { state: "arriving", grace_left: null, level: null };
-  return { state: "away", grace_left: Math.max(0, msg.grace_ends_at - Date.now() / 1000), level: null };
-}
-
-/** The opponent's presence from a view without `presence` (an older server). */
-function viewPresence(view, current) {
-  const o = view.opponent;
-  if (!o) return null;
-  if (o.kind === "computer" || o.takeover) return { state: "computer", grace_left: null, level: o.takeover || o.level };
-  if (o.connected) return { state: "here", grace_left: null, level: null };
-  if (current && current.state !== "here" && current.state !== "computer") return current;
-  return { state: view.status === "waiting" ? "arriving" : "away", grace_left: null, level: null };
-}

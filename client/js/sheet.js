@@ -8,21 +8,16 @@ import { h } from "./dom.js";
 
 const SHORT_LABELS = ["Cartas", "Picas", "10♦", "2♠", "Ases", "Limpias"];
 
-/** The result's facts, with what an older server did not send filled in from the rest. */
-export function sheetFacts(result, startScores) {
-  const points = result.points;
-  const sum = (row) => row.reduce((a, b) => a + b, 0);
-  const counted = result.counted || points;
-  const before = result.scores_before || startScores ||
-    [0, 1].map((i) => result.scores[i] - sum(counted[i]));
+/** The facts of the server's hand_end result that the sheet draws. */
+export function sheetFacts(result) {
   return {
-    points,
-    counted,
-    before,
+    points: result.points,
+    counted: result.counted,
+    before: result.scores_before,
     scores: result.scores,
-    counts: result.counts || null,
-    limited: result.limited || before.map((score) => score >= 18),
-    categories: result.categories || SHORT_LABELS,
+    counts: result.counts,
+    limited: result.limited,
+    categories: result.categories,
   };
 }
 
