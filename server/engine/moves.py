@@ -582,6 +582,13 @@ def _build_error(
         return IllegalMove("build_value", "Un montón vale de 2 a 14.")
     if not mask:
         return IllegalMove("build_empty", "Escoge las cartas de la mesa para tu montón.")
+    # a pile the move tries to raise: the raise itself is what is not allowed
+    for j, pile in enumerate(table.piles):
+        if mask & table.pile_bit(j) and pile.value != value:
+            if pile.double:
+                return IllegalMove("build_raise_double", "Un montón doble no se puede subir.")
+            if pile.owner == seat:
+                return IllegalMove("build_raise_own", "No puedes subir tu propio montón.")
     if value not in {c.capture_value for c in rest}:
         need = "un as" if value == MAX_VALUE else f"un {value}"
         return IllegalMove(
@@ -596,12 +603,6 @@ def _build_error(
                 "build_strands_pile",
                 f"No puedes dejar tu montón de {pile.value} sin carta para llevártelo.",
             )
-    for j, pile in enumerate(table.piles):
-        if mask & table.pile_bit(j) and pile.value != value:
-            if pile.double:
-                return IllegalMove("build_raise_double", "Un montón doble no se puede subir.")
-            if pile.owner == seat:
-                return IllegalMove("build_raise_own", "No puedes subir tu propio montón.")
     return IllegalMove(
         "build_invalid", f"Con esas cartas no se hace un montón de {value_es(value)}."
     )
