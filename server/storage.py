@@ -291,7 +291,8 @@ def _plain_move(change: RoomWrite) -> bool:
 
 
 _VERSIONS = select(rooms.c.id, rooms.c.version).where(
-    rooms.c.id.in_(bindparam("b_ids", expanding=True)))
+    rooms.c.id.in_(bindparam("b_ids", expanding=True))
+).order_by(rooms.c.id).with_for_update()  # PostgreSQL: no other writer until commit
 _FENCE = update(rooms).where(
     rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"),
 ).values(seq=bindparam("b_seq"), version=bindparam("b_version"), status=bindparam("b_status"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -166,6 +167,41 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
     counts = [len(await storage.load_moves(r.id, 0)) for r in rooms]
     assert counts == [0] + [1] * 99
     assert await storage.seat_for_token(hash_secret("n")) == ("g0", 0)
+
+
+async def test_a_batched_move_never_lands_beside_another_writers_change(
+    storage: SqlStorage, db: Database,
+) -> None:
+    """Another writer (a second server process, issue 8) changes the room between the
+    batch's read of its version and its conditional update: either both writes land, one
+    after the other, or the move fails with nothing of it written (SQLite: the batch sees
+    the change). Never the move without the room (PostgreSQL did, before the read locked
+    the rows: it has no row counts of a multi-row update to check)."""
+    room = state("r4", "computer")
+    await storage.create_room(room, "playing", hash_secret("t0"))
+    other: list[threading.Thread] = []
+
+    def bump_meanwhile(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("UPDATE rooms") and not other:
+            other.append(threading.Thread(target=db.execute, args=(
+                "update rooms set version = version + 1 where id = ?", room.id)))
+            other[0].start()
+            other[0].join(1.0)  # it commits now, or waits for this transaction's end
+
+    event.listen(storage._sync or storage.engine.sync_engine, "before_cursor_execute",
+                 bump_meanwhile)
+    try:
+        await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1)))
+        outcome: Exception | None = None
+    except Exception as exc:  # StaleRoom, or the batch's own check (nothing written)
+        outcome = exc
+    other[0].join(10)
+    stored = db.rows("select seq, version from rooms where id = ?", room.id)
+    logged = db.rows("select seq from moves where room_id = ?", room.id)
+    if outcome is None:
+        assert (stored, logged) == ([(1, 2)], [(1,)])
+    else:
+        assert (stored, logged) == ([(0, 1)], [])
 
 
 async def test_one_live_rejoin_code_per_seat(storage: SqlStorage) -> None:
