@@ -136,14 +136,21 @@ class PostgresBackend:
     name: str = "postgres"
 
     def check(self) -> None:
-        """Raises with a clear message when the server does not answer."""
+        """Raises with a clear message when the server does not answer; drops what runs
+        of this machine that were killed left behind."""
         try:
-            run(_fetch(self.admin_dsn, "select 1", ()))
+            names = run(_fetch(self.admin_dsn, "select datname from pg_database "
+                               "where datname like 'casino\\_test\\_%'", ()))
         except (OSError, asyncpg.PostgresError) as exc:
             raise RuntimeError(
                 f"PostgreSQL not reachable at {self.admin_dsn} ({exc}): start it "
                 "(bash scripts/test.sh does), or set SKIP_POSTGRES=1 to skip those runs"
             ) from exc
+        if "@127.0.0.1:" in self.admin_dsn or "@localhost:" in self.admin_dsn:
+            for (name,) in names:
+                pid = name.split("_")[2]
+                if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+                    run(self._admin(f'drop database if exists "{name}" with (force)'))
 
     def database(self, tmp: Path) -> PostgresDb:
         name = f"{self.prefix}_{len(self.made)}"
@@ -152,9 +159,15 @@ class PostgresBackend:
         return PostgresDb(self.admin_dsn.rsplit("/", 1)[0] + "/" + name)
 
     def close(self) -> None:
-        for name in self.made:  # FORCE: a server killed with -9 may leave a session behind
-            run(self._admin(f'drop database if exists "{name}" with (force)'))
-        self.made.clear()
+        made, self.made = self.made, []
+        failed = []
+        for name in made:  # FORCE: a server killed with -9 may leave a session behind
+            try:
+                run(self._admin(f'drop database if exists "{name}" with (force)'))
+            except (OSError, asyncpg.PostgresError) as exc:
+                failed.append(f"{name}: {exc}")
+        if failed:
+            raise RuntimeError(f"test databases not dropped: {failed}")
 
     async def _admin(self, sql: str) -> None:
         con = await asyncpg.connect(self.admin_dsn, timeout=10)
