@@ -143,7 +143,16 @@ def _sqlite_pragmas(synchronous: str) -> Any:
     return on_connect
 
 
+def async_url(url: str) -> str:
+    """``postgresql://…`` and ``postgres://…`` (no driver named) mean asyncpg."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+asyncpg://" + url.removeprefix(plain)
+    return url
+
+
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> AsyncEngine:
+    url = async_url(url)
     engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
     if engine.dialect.name == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas(sqlite_synchronous))
@@ -282,7 +291,8 @@ def _plain_move(change: RoomWrite) -> bool:
 
 
 _VERSIONS = select(rooms.c.id, rooms.c.version).where(
-    rooms.c.id.in_(bindparam("b_ids", expanding=True)))
+    rooms.c.id.in_(bindparam("b_ids", expanding=True))
+).order_by(rooms.c.id).with_for_update()  # PostgreSQL: no other writer until commit
 _FENCE = update(rooms).where(
     rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"),
 ).values(seq=bindparam("b_seq"), version=bindparam("b_version"), status=bindparam("b_status"),
@@ -496,6 +506,8 @@ class SqlStorage:
     # -- reads ---------------------------------------------------------------------------
 
     async def load_room(self, room_id: str) -> RoomState | None:
+        if "\x00" in room_id:  # PostgreSQL refuses it even to compare; no room id holds it
+            return None
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).first()
             if row is None:

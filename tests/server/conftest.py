@@ -1,11 +1,19 @@
-"""Fixtures: real servers (``python -m server`` subprocesses) on free ports."""
+"""Fixtures: real servers (``python -m server`` subprocesses) on free ports, each on a
+fresh database of the ``backend``: every test that uses one runs on SQLite and on
+PostgreSQL (ids ``sqlite`` / ``postgres``).
+
+``SKIP_POSTGRES`` / ``SKIP_REDIS`` (set by scripts/test.sh when the service is missing and
+cannot be installed; the text is the reason) skip those runs, except in CI (``CI=true``),
+where a missing service fails them."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from dbkit import Backend, Database, PostgresBackend, SqliteBackend
 from srvkit import ServerProc
 
 INDEX_HTML = "<!doctype html><title>prueba</title><p>cliente de prueba</p>"
@@ -19,37 +27,72 @@ def _client_dir(tmp: Path) -> Path:
     return client
 
 
+def skip_unless_there(service: str) -> None:
+    reason = os.environ.get(f"SKIP_{service.upper()}")
+    if reason and os.environ.get("CI") != "true":
+        pytest.skip(reason if reason != "1" else f"SKIP_{service.upper()} is set")
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> Iterator[Backend]:
+    made: Backend
+    if request.param == "sqlite":
+        made = SqliteBackend()
+    else:
+        skip_unless_there("postgres")
+        pg = PostgresBackend()
+        pg.check()
+        made = pg
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def db(backend: Backend, tmp_path: Path) -> Database:
+    """A fresh, empty database of the test's own."""
+    return backend.database(tmp_path)
+
+
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+def redis_url() -> str:
+    skip_unless_there("redis")
+    return os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture(scope="session")
+def server(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     """A permissive server: generous rate limits, a 0.2 s grace time, rooms that leave
     memory 0.2 s after the last socket closed (so many tests also reload rooms)."""
-    tmp = tmp_path_factory.mktemp("srv")
+    tmp = tmp_path_factory.mktemp(f"srv-{backend.name}")
     proc = ServerProc(tmp, {
         "GRACE_SECONDS": "0.2", "ROOM_IDLE": "0.2", "WS_RATE": "5000", "WS_BURST": "5000",
         "RATE_ROOMS_PER_MIN": "10000", "RATE_JOIN_PER_MIN": "10000",
         "CLIENT_DIR": str(_client_dir(tmp)), "ALLOWED_ORIGINS": "https://casino.example",
-    }).start()
+    }, backend.database(tmp)).start()
     yield proc
     proc.stop()
 
 
 @pytest.fixture(scope="session")
-def strict_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+def strict_server(
+    backend: Backend, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProc]:
     """Default websocket rate limits, rejoin codes that expire at once, a long grace time,
     a small HTTP join limit, 0.3 s to say hello."""
-    tmp = tmp_path_factory.mktemp("strict")
+    tmp = tmp_path_factory.mktemp(f"strict-{backend.name}")
     proc = ServerProc(tmp, {
         "GRACE_SECONDS": "600", "REJOIN_TTL": "0", "RATE_JOIN_PER_MIN": "12",
         "HELLO_TIMEOUT": "0.3",
         "RATE_ROOMS_PER_MIN": "10000",
-    }).start()
+    }, backend.database(tmp)).start()
     yield proc
     proc.stop()
 
 
 @pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProc]]:
-    """Servers of one test, stopped at its end (for restart and kill -9 tests)."""
+def make_server(tmp_path: Path, db: Database) -> Iterator[Callable[..., ServerProc]]:
+    """Servers of one test on the test's own database, stopped at its end (for restart and
+    kill -9 tests)."""
     made: list[ServerProc] = []
 
     def make(**env: str) -> ServerProc:
@@ -57,7 +100,7 @@ def make_server(tmp_path: Path) -> Iterator[Callable[..., ServerProc]]:
         env.setdefault("WS_BURST", "5000")
         env.setdefault("RATE_ROOMS_PER_MIN", "10000")
         env.setdefault("RATE_JOIN_PER_MIN", "10000")
-        proc = ServerProc(tmp_path, env)
+        proc = ServerProc(tmp_path, env, db)
         made.append(proc)
         return proc
 

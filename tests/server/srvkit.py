@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from typing import Any
 
 import httpx
 import websockets
+from dbkit import Database, SqliteDb
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -32,16 +32,23 @@ def free_port() -> int:
 
 @dataclass
 class ServerProc:
-    """``python -m server`` on a free port with its own SQLite file."""
+    """``python -m server`` on a free port with its database: ``db``, else its own SQLite
+    file in ``tmp``."""
 
     tmp: Path
     env_extra: dict[str, str] = field(default_factory=dict)
+    db: Database | None = None
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
 
+    def __post_init__(self) -> None:
+        self.database: Database = self.db or SqliteDb(self.tmp / "casino.db")
+
     @property
     def db_path(self) -> Path:
-        return self.tmp / "casino.db"
+        """The SQLite file (for tests about SQLite itself)."""
+        assert isinstance(self.database, SqliteDb), "not on SQLite"
+        return self.database.path
 
     @property
     def base(self) -> str:
@@ -55,7 +62,7 @@ class ServerProc:
         self.port = self.port or free_port()
         env = dict(os.environ)
         env.update({
-            "DATABASE_URL": f"sqlite+aiosqlite:///{self.db_path}",
+            "DATABASE_URL": self.database.url,
             "PORT": str(self.port),
             "HOST": "127.0.0.1",
             "COMPUTER_DELAY": "0",
@@ -125,11 +132,10 @@ class ServerProc:
     # -- the database, read directly -----------------------------------------------------
 
     def db_rows(self, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-        con = sqlite3.connect(self.db_path)
-        try:
-            return list(con.execute(sql, args))
-        finally:
-            con.close()
+        return self.database.rows(sql, *args)
+
+    def db_execute(self, sql: str, *args: Any) -> None:
+        self.database.execute(sql, *args)
 
 
 class Client:

@@ -256,3 +256,26 @@ async def test_silent_socket_is_closed(strict_server: ServerProc) -> None:
     error = await client.recv()
     assert error["code"] == "hello_first"
     assert await closed_code(client) == 1008
+
+
+async def test_nul_characters_are_refused_like_any_unknown_text(server: ServerProc) -> None:
+    """PostgreSQL cannot store or compare text holding U+0000 (SQLite can): on both, a NUL
+    in a room id, an invite or a move id is bad input with its usual answer, not a failed
+    database call."""
+    r = server.get("/api/rooms/ab%00cd")
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "room_unknown")
+    r = server.post("/api/join", {"invite": "AB\u0000CD", "name": "Primo"})
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "invite_unknown")
+    r = server.post("/api/rejoin", {"code": "AB\u0000CD"})
+    assert (r.status_code, r.json()["error"]["code"]) == (404, "code_unknown")
+    a_room, _ = server.friend_room()
+    client, welcome = await Client.hello(server, a_room["token"])
+    move = pick_move(welcome["view"])
+    error = await error_for(client, {"type": "move", "id": "a\u0000b", "seq": 0, "move": move})
+    assert error["code"] == "missing_field"
+    await still_fine(client)
+    assert moves_in_db(server, a_room["room"]) == 0
+    assert (await client.move(move, move_id="a-b"))["type"] == "ack"
+    assert server.db_rows("select client_id from moves where room_id = ?",
+                          a_room["room"]) == [("a-b",)]
+    await client.close()

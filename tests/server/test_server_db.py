@@ -1,16 +1,21 @@
-"""Storage on a fresh database made by the Alembic migrations: conditional room writes,
-group commit, rejoin codes; rooms rebuilt from their stored state, seed and move log."""
+"""Storage on a fresh database made by the Alembic migrations, SQLite and PostgreSQL both
+(the ``db`` fixture): conditional room writes, group commit, rejoin codes; rooms rebuilt
+from their stored state, seed and move log."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import sqlite3
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from dbkit import Database
 from sqlalchemy import event
 
 from server.ai import choose_for_position
@@ -19,6 +24,7 @@ from server.engine import Match
 from server.fanout import LocalHub
 from server.lobby import hash_secret
 from server.migrate import upgrade
+from server.models import metadata
 from server.rooms import RoomRegistry, Snapshot
 from server.state import RoomState, SeatState
 from server.storage import (
@@ -27,14 +33,14 @@ from server.storage import (
     RoomWrite,
     SqlStorage,
     StaleRoom,
+    make_engine,
 )
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> SqlStorage:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
-    await asyncio.to_thread(upgrade, url)
-    store = SqlStorage.from_url(url)
+async def storage(db: Database) -> SqlStorage:
+    await asyncio.to_thread(upgrade, db.url)
+    store = SqlStorage.from_url(db.url)
     yield store  # type: ignore[misc]
     await store.close()
 
@@ -58,7 +64,29 @@ def trail(seq: int, seat: int = 0) -> MoveRecord:
     return MoveRecord(seq, 1, seat, '{"kind":"trail","card":"2h"}', f"c{seq}")
 
 
-async def test_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> None:
+async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
+    await asyncio.to_thread(upgrade, db.url)
+    await asyncio.to_thread(upgrade, db.url)  # a second run changes nothing
+    engine = make_engine(db.url)
+    async with engine.connect() as conn:
+        differences = await conn.run_sync(lambda sync: compare_metadata(
+            MigrationContext.configure(sync, opts={"compare_type": True}), metadata))
+    await engine.dispose()
+    assert differences == []  # columns, types, keys, unique constraints, indexes
+    assert db.rows("select version_num from alembic_version") == [("0002",)]
+
+
+async def test_a_postgresql_url_without_driver_means_asyncpg(db: Database) -> None:
+    plain = db.url.replace("postgresql+asyncpg://", "postgresql://")  # SQLite: unchanged
+    await asyncio.to_thread(upgrade, plain)
+    store = SqlStorage.from_url(plain)
+    assert store.engine.dialect.driver in ("asyncpg", "aiosqlite")
+    await store.create_room(state(), "waiting", hash_secret("t0"))
+    assert await store.seat_for_token(hash_secret("t0")) == ("r1", 0)
+    await store.close()
+
+
+async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
     url = f"sqlite+aiosqlite:///{path}"
     await asyncio.to_thread(upgrade, url)
@@ -125,8 +153,8 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
     await storage.write(RoomWrite(replace(rooms[0], version=1), "playing", (0,),
                                   new_token=(0, hash_secret("n")), use_code=(code.id, None)))
     commits: list[int] = []
-    assert storage._sync is not None
-    event.listen(storage._sync, "commit", lambda conn: commits.append(1))
+    writer = storage._sync or storage.engine.sync_engine  # SQLite's writer has its own
+    event.listen(writer, "commit", lambda conn: commits.append(1))
     used_again = storage.write(RoomWrite(replace(rooms[0], version=2), "playing", (0,),
                                          new_token=(0, hash_secret("m")),
                                          use_code=(code.id, None)))
@@ -139,6 +167,41 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
     counts = [len(await storage.load_moves(r.id, 0)) for r in rooms]
     assert counts == [0] + [1] * 99
     assert await storage.seat_for_token(hash_secret("n")) == ("g0", 0)
+
+
+async def test_a_batched_move_never_lands_beside_another_writers_change(
+    storage: SqlStorage, db: Database,
+) -> None:
+    """Another writer (a second server process, issue 8) changes the room between the
+    batch's read of its version and its conditional update: either both writes land, one
+    after the other, or the move fails with nothing of it written (SQLite: the batch sees
+    the change). Never the move without the room (PostgreSQL did, before the read locked
+    the rows: it has no row counts of a multi-row update to check)."""
+    room = state("r4", "computer")
+    await storage.create_room(room, "playing", hash_secret("t0"))
+    other: list[threading.Thread] = []
+
+    def bump_meanwhile(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+        if statement.startswith("UPDATE rooms") and not other:
+            other.append(threading.Thread(target=db.execute, args=(
+                "update rooms set version = version + 1 where id = ?", room.id)))
+            other[0].start()
+            other[0].join(1.0)  # it commits now, or waits for this transaction's end
+
+    event.listen(storage._sync or storage.engine.sync_engine, "before_cursor_execute",
+                 bump_meanwhile)
+    try:
+        await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1)))
+        outcome: Exception | None = None
+    except Exception as exc:  # StaleRoom, or the batch's own check (nothing written)
+        outcome = exc
+    other[0].join(10)
+    stored = db.rows("select seq, version from rooms where id = ?", room.id)
+    logged = db.rows("select seq from moves where room_id = ?", room.id)
+    if outcome is None:
+        assert (stored, logged) == ([(1, 2)], [(1,)])
+    else:
+        assert (stored, logged) == ([(0, 1)], [])
 
 
 async def test_one_live_rejoin_code_per_seat(storage: SqlStorage) -> None:
@@ -178,10 +241,9 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage)
     await registry.stop_all()
 
 
-async def test_close_commits_the_batch_in_flight(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'close.db'}"
-    await asyncio.to_thread(upgrade, url)
-    store = SqlStorage.from_url(url)
+async def test_close_commits_the_batch_in_flight(db: Database) -> None:
+    await asyncio.to_thread(upgrade, db.url)
+    store = SqlStorage.from_url(db.url)
     rooms = [state(f"c{i}", "computer") for i in range(50)]
     await asyncio.gather(*(store.create_room(r, "playing", hash_secret(r.id)) for r in rooms))
     writes = [asyncio.create_task(store.write(RoomWrite(moved(r, 1), "playing", move=trail(1))))
@@ -190,8 +252,4 @@ async def test_close_commits_the_batch_in_flight(tmp_path: Path) -> None:
         await asyncio.sleep(0)
     await asyncio.wait_for(store.close(), 10)
     assert all(w.done() and w.exception() is None for w in writes)
-    con = sqlite3.connect(tmp_path / "close.db")
-    try:
-        assert con.execute("select count(*) from moves").fetchone() == (50,)
-    finally:
-        con.close()
+    assert db.rows("select count(*) from moves") == [(50,)]

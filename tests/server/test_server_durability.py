@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -97,12 +96,10 @@ async def test_failed_write_drops_the_room_copy_and_clients_reload(
     b, _ = await Client.hello(server, b_room["token"])
     move = pick_move(wa["view"])
     text = json.dumps(move, separators=(",", ":"))
-    con = sqlite3.connect(server.db_path)
-    con.execute("insert into moves (room_id, seq, match_no, seat, move, client_id, created_at) "
-                "values (?, 1, 1, 0, ?, null, 0)", (a_room["room"], text))
-    con.execute("update rooms set seq = 1, version = version + 1 where id = ?", (a_room["room"],))
-    con.commit()
-    con.close()
+    server.db_execute("insert into moves (room_id, seq, match_no, seat, move, client_id, "
+                      "created_at) values (?, 1, 1, 0, ?, null, 0)", a_room["room"], text)
+    server.db_execute("update rooms set seq = 1, version = version + 1 where id = ?",
+                      a_room["room"])
     await a.send({"type": "move", "move": move, "seq": 0, "id": "lost"})
     codes = []
     with pytest.raises(websockets.ConnectionClosed) as info:

@@ -5,13 +5,13 @@ show that something did *not* happen within a time."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import subprocess
 import time
 from collections.abc import Callable
 from typing import Any
 
 import httpx
+from dbkit import sqlite_only
 from srvkit import (
     PYTHON,
     ROOT,
@@ -164,10 +164,7 @@ async def test_a_failed_rejoin_keeps_the_seat(make_server: Callable[..., ServerP
     a, _ = await Client.hello(server, room["token"])
     code = server.post("/api/rejoin-codes", {"token": room["token"]}).json()["code"]
     # another writer changed the room behind this copy's back: its write is refused
-    con = sqlite3.connect(server.db_path)
-    con.execute("update rooms set version = version + 1 where id = ?", (room["room"],))
-    con.commit()
-    con.close()
+    server.db_execute("update rooms set version = version + 1 where id = ?", room["room"])
     r = server.post("/api/rejoin", {"code": code})
     assert r.status_code == 500 and r.json()["error"]["code"] == "server_error"
     again, welcome = await Client.hello(server, room["token"])  # the old token still works
@@ -271,6 +268,7 @@ async def test_join_and_rejoin_are_safe_to_retry(server: ServerProc) -> None:
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_key"
 
 
+@sqlite_only
 def test_a_second_process_on_the_same_sqlite_file_is_refused(
     make_server: Callable[..., ServerProc],
 ) -> None:
