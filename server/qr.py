@@ -1,8 +1,10 @@
 """QR codes of this site's links (``QrMaker``), made away from the event loop.
 
-A QR code costs tens of milliseconds of CPU: they are drawn one at a time in a thread of
-their own, at most ``MAX_WAITING`` wait their turn (more get ``503 busy``), and invite codes
-(asked for again by every reload of the waiting page) are remembered in a small LRU cache.
+A QR code costs tens of milliseconds of CPU (pure Python): they are drawn one at a time in
+a process of their own, started at the first one (a thread would still hold the GIL, and a
+busy QR thread made every other request wait), at most ``MAX_WAITING`` wait their turn
+(more get ``503 busy``), and invite codes (asked for again by every reload of the waiting
+page) are remembered in a small LRU cache.
 Rejoin links are secrets used once: they are drawn and forgotten, never cached.
 
 Links are built from ``PUBLIC_ORIGIN`` when it is set, else from the request's scheme and
@@ -16,7 +18,8 @@ import asyncio
 import io
 import re
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 
 import segno
 
@@ -41,7 +44,7 @@ def render(url: str) -> bytes:
 
 class QrMaker:
     def __init__(self) -> None:
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="qr")
+        self.executor: ProcessPoolExecutor | None = None
         self.cache: OrderedDict[str, bytes] = OrderedDict()
         self.waiting = 0
 
@@ -56,6 +59,9 @@ class QrMaker:
                            status=503)
         self.waiting += 1
         try:
+            if self.executor is None:
+                self.executor = ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
             svg = await asyncio.get_running_loop().run_in_executor(self.executor, render, url)
         finally:
             self.waiting -= 1
@@ -66,4 +72,5 @@ class QrMaker:
         return svg
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
