@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import io
+import multiprocessing
 import re
 from collections import OrderedDict
-import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 
 import segno
