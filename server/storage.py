@@ -604,7 +604,7 @@ class SqlStorage:
                 for table in (seats, moves, finished_matches, rejoin_codes):
                     conn.execute(delete(table).where(table.c.room_id.in_(ids)))
                 conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
-            return len(ids), int(codes.rowcount or 0)
+            return len(ids), max(0, int(codes.rowcount or 0))  # -1: no count (asyncpg)
 
         result: tuple[int, int] = await self._write(job)
         return result

@@ -5,9 +5,8 @@ Tests speak from their own loopback addresses (127.0.0.x) so that their limits d
 
 from __future__ import annotations
 
-import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -22,7 +21,7 @@ FAILURES = 4
 def abuse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     proc = ServerProc(tmp_path_factory.mktemp("abuse"), {
         "RATE_JOIN_PER_MIN": str(JOIN_PER_MIN), "RATE_ROOMS_PER_MIN": "1000",
-        "CODE_FAILURES_PER_MIN": str(FAILURES), "PURGE_INTERVAL": "0.5",
+        "CODE_FAILURES_PER_MIN": str(FAILURES),
     }).start()
     yield proc
     proc.stop()
@@ -62,30 +61,33 @@ def rows(server: ServerProc, table: str, room: str) -> int:
     return int(server.db_rows(f"select count(*) from {table} where room_id = ?", room)[0][0])
 
 
-def test_abandoned_rooms_and_expired_codes_are_purged(abuse: ServerProc) -> None:
-    old = post(abuse, "127.0.0.7", "/api/rooms", {"mode": "friend", "name": "Ana"}).json()
-    fresh = post(abuse, "127.0.0.7", "/api/rooms", {"mode": "friend", "name": "Ana"}).json()
-    old_code = post(abuse, "127.0.0.7", "/api/rejoin-codes", {"token": fresh["token"]}).json()
-    live_code = post(abuse, "127.0.0.7", "/api/rejoin-codes", {"token": fresh["token"]}).json()
-    assert old_code["code"] != live_code["code"]
-    ids = [r[0] for r in abuse.db_rows(
+def test_abandoned_rooms_and_expired_codes_are_purged(
+        make_server: Callable[..., ServerProc]) -> None:
+    """On each backend: a room untouched for 31 days goes with all its rows, a code that
+    expired two days ago goes, a fresh room and a live code stay."""
+    server = make_server(PURGE_INTERVAL="0.5").start()
+    old = post(server, "127.0.0.7", "/api/rooms", {"mode": "friend", "name": "Ana"}).json()
+    fresh = post(server, "127.0.0.7", "/api/rooms", {"mode": "friend", "name": "Ana"}).json()
+    post(server, "127.0.0.7", "/api/rejoin-codes", {"token": old["token"]})
+    post(server, "127.0.0.7", "/api/rejoin-codes", {"token": fresh["token"]})
+    post(server, "127.0.0.7", "/api/rejoin-codes", {"token": fresh["token"]})
+    ids = [r[0] for r in server.db_rows(
         "select id from rejoin_codes where room_id = ? order by id", fresh["room"])]
-    # 31 days untouched; a code that expired two days ago (written as another process would)
-    con = sqlite3.connect(abuse.db_path, timeout=5)
-    with con:
-        con.execute("update rooms set created_at = 0, updated_at = 0 where id = ?",
-                    (old["room"],))
-        con.execute("update rejoin_codes set expires_at = ? where id = ?",
-                    (time.time() - 2 * 86400, ids[0]))
-    con.close()
-    deadline = time.monotonic() + 5
-    while rows(abuse, "seats", old["room"]) or abuse.db_rows(
+    assert len(ids) == 2
+    # written as another process would: 31 days untouched; a code that expired 2 days ago
+    server.db_execute("update rooms set created_at = 0.0, updated_at = 0.0 where id = ?",
+                      old["room"])
+    server.db_execute("update rejoin_codes set expires_at = ? where id = ?",
+                      time.time() - 2 * 86400, ids[0])
+    deadline = time.monotonic() + 10
+    while rows(server, "seats", old["room"]) or server.db_rows(
             "select 1 from rejoin_codes where id = ?", ids[0]):
         assert time.monotonic() < deadline, "not purged"
         time.sleep(0.05)
-    assert abuse.db_rows("select 1 from rooms where id = ?", old["room"]) == []
-    assert rows(abuse, "seats", fresh["room"]) == 1
-    assert abuse.db_rows("select 1 from rejoin_codes where id = ?", ids[1]) == [(1,)]
+    assert server.db_rows("select 1 from rooms where id = ?", old["room"]) == []
+    assert rows(server, "rejoin_codes", old["room"]) == 0
+    assert rows(server, "seats", fresh["room"]) == 1
+    assert server.db_rows("select 1 from rejoin_codes where id = ?", ids[1]) == [(1,)]
 
 
 # -- item 11: names ---------------------------------------------------------------------------
