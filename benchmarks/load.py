@@ -74,6 +74,7 @@ def start_server(
         "PORT": str(port), "HOST": "127.0.0.1", "COMPUTER_DELAY": "0",
         "WS_RATE": "100000", "WS_BURST": "100000", "WS_QUEUE": "100000",
         "RATE_ROOMS_PER_MIN": "1000000", "RATE_JOIN_PER_MIN": "1000000",
+        "MAX_CONNECTIONS_PER_ADDRESS": "0",  # every socket comes from 127.0.0.1
         "LOG_LEVEL": "warning", "SQLITE_SYNCHRONOUS": synchronous,
     })
     command = [sys.executable, "-m", "server"]

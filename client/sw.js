@@ -6,6 +6,8 @@ const VERSION = "casino-dev"; // the server puts a digest of the client here
 // the files la mesa needs (a file missing here is fetched, and kept, on first use)
 const SHELL = [
   "/static/offline.html",
+  "/static/css/offline.css",
+  "/static/js/offline.js",
   "/static/css/casino.css",
   "/static/js/app.js",
   "/static/js/api.js",

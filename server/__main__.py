@@ -11,6 +11,13 @@ import uvicorn
 
 from .app import create_app
 from .config import Settings
+from .connections import (
+    FD_HEADROOM,
+    ConnectionGate,
+    TrustedProxies,
+    guarded_protocols,
+    raise_file_limit,
+)
 from .storage import SecondProcess, lock_sqlite_file
 
 WS_MAX_SIZE = 4096  # bytes per incoming websocket frame; bigger ones close the socket (1009)
@@ -29,10 +36,27 @@ def main() -> None:
         print(exc, file=sys.stderr)
         sys.exit(1)
     app = create_app(settings)
+    files = raise_file_limit()
+    gate = ConnectionGate(min(settings.max_connections, max(16, files - FD_HEADROOM)),
+                          settings.max_connections_per_address,
+                          TrustedProxies(settings.forwarded_allow_ips))
+    http, ws = guarded_protocols(gate, settings.request_timeout)
+    logging.getLogger("server").info("open files allowed: %d; connections allowed: %d",
+                                     files, gate.total)
     uvicorn.run(
         app,
         host=settings.host,
         port=settings.port,
+        # h11, not httptools: its parser gives up on a head over MAX_HEADER_BYTES (400)
+        http=http,
+        ws=ws,
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+        timeout_keep_alive=settings.keep_alive_timeout,
+        # X-Forwarded-For only from the proxies named in FORWARDED_ALLOW_IPS (uvicorn's own
+        # default trusts 127.0.0.1, i.e. anyone on this machine or a local proxy's clients)
+        proxy_headers=bool(settings.forwarded_allow_ips),
+        forwarded_allow_ips=settings.forwarded_allow_ips or None,
+        server_header=False,
         ws_max_size=WS_MAX_SIZE,
         ws_per_message_deflate=settings.ws_deflate,
         access_log=settings.access_log,

@@ -9,26 +9,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import io
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, assert_never
-from urllib.parse import urlsplit
 
-import segno
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .config import Settings
 from .fanout import Fanout, LocalHub
+from .limits import FailureBudget, SlidingLimit, client_key
 from .lobby import Lobby, hash_secret
 from .migrate import upgrade
 from .protocol import (
@@ -49,13 +47,17 @@ from .protocol import (
     message_id,
     parse_client,
 )
+from .purge import run_purges
+from .qr import QrMaker, shareable_path
 from .rooms import Attach, Detach, RematchCmd, RoomRegistry, Submit, TakeoverCmd
+from .security import SecurityMiddleware, origin_allowed
 from .static import ClientFiles, add_compression, service_worker_route
 from .storage import SqlStorage, lock_sqlite_file
 
 log = logging.getLogger("server.app")
 
 MAX_BODY = 4096
+SHORT_CODE_MAX = 12  # a rejoin code this long or shorter is the short one (lobby.rejoin)
 
 # the HTTP status of each API error code (the use cases say what happened; this says how
 # HTTP puts it)
@@ -64,6 +66,7 @@ STATUS = {
     "bad_qr_text": 400, "bad_token": 401, "bad_origin": 403, "invite_unknown": 404,
     "room_unknown": 404, "code_unknown": 404, "not_found": 404, "room_full": 409,
     "code_expired": 410, "code_used": 410, "rate_limited": 429, "server_error": 500,
+    "bad_host": 400, "busy": 503,
 }
 
 
@@ -89,43 +92,22 @@ def settings_of(request: Request | WebSocket) -> Settings:
     return settings
 
 
-def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> bool:
-    """Browsers always send Origin; it must be this site or one of ALLOWED_ORIGINS.
-    Clients that are not browsers (no Origin) cannot be tricked by another site."""
-    if origin is None:
-        return True
-    origin = origin.rstrip("/")
-    if origin in settings.allowed_origins:
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
-
-
-class SlidingLimit:
-    """At most ``limit`` events per key in any 60 seconds."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.hits: dict[str, deque[float]] = {}
-
-    def allow(self, key: str) -> bool:
-        now = time.monotonic()
-        hits = self.hits.setdefault(key, deque())
-        while hits and hits[0] <= now - 60:
-            hits.popleft()
-        if len(hits) >= self.limit:
-            return False
-        hits.append(now)
-        if len(self.hits) > 10000:  # forget quiet addresses
-            for k in [k for k, v in self.hits.items() if not v or v[-1] <= now - 60]:
-                del self.hits[k]
-        return True
-
-
 def limited(request: Request, name: str) -> None:
+    """Per address (IPv6: per /64), before the body is even read."""
     limit: SlidingLimit = getattr(request.app.state, name)
-    if not limit.allow(request.client.host if request.client else "?"):
+    if not limit.allow(client_key(request.client.host if request.client else None)):
         raise ApiError("rate_limited", "Demasiados intentos. Espera un momento.")
+
+
+CODES_PAUSED = ("Hubo demasiados intentos con códigos equivocados. Espera un minuto "
+                "o usa el enlace.")
+
+
+def budget_of(request: Request, name: str) -> FailureBudget:
+    budget: FailureBudget = getattr(request.app.state, name)
+    if budget.exhausted():
+        raise ApiError("rate_limited", CODES_PAUSED)
+    return budget
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -133,10 +115,13 @@ async def read_json(request: Request) -> dict[str, Any]:
                           settings_of(request)):
         raise ApiError("bad_origin")
     body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise ApiError("bad_request", status=413)
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise ApiError("bad_request", status=413)
+    except ClientDisconnect:  # gone before it finished: nobody to answer, nothing to log
+        raise ApiError("bad_request") from None
     try:
         data = loads(body)  # invalid UTF-8, lone surrogates, deep nesting: a ValueError
     except ValueError:
@@ -173,8 +158,8 @@ def api(handler: Handler) -> Handler:
 
 @api
 async def create_room(request: Request) -> Response:
-    data = await read_json(request)
     limited(request, "rooms_limit")
+    data = await read_json(request)
     answer = await lobby_of(request).create(data.get("mode"), data.get("level"),
                                             data.get("name"))
     return JSONResponse(answer, status_code=201)
@@ -182,10 +167,17 @@ async def create_room(request: Request) -> Response:
 
 @api
 async def join_room(request: Request) -> Response:
-    data = await read_json(request)
     limited(request, "join_limit")
-    return JSONResponse(await lobby_of(request).join(data.get("invite"), data.get("name"),
-                                                     data.get("key")))
+    data = await read_json(request)
+    budget = budget_of(request, "invite_failures")
+    try:
+        answer = await lobby_of(request).join(data.get("invite"), data.get("name"),
+                                              data.get("key"))
+    except ApiError as exc:
+        if exc.code == "invite_unknown":
+            budget.charge()
+        raise
+    return JSONResponse(answer)
 
 
 @api
@@ -195,37 +187,40 @@ async def room_summary(request: Request) -> Response:
 
 @api
 async def create_rejoin_code(request: Request) -> Response:
-    data = await read_json(request)
     limited(request, "join_limit")
+    data = await read_json(request)
     answer = await lobby_of(request).make_rejoin_code(data.get("token"))
     return JSONResponse(answer, status_code=201)
 
 
 @api
 async def use_rejoin_code(request: Request) -> Response:
-    data = await read_json(request)
     limited(request, "join_limit")
-    return JSONResponse(await lobby_of(request).rejoin(data.get("code"), data.get("key")))
+    data = await read_json(request)
+    code = data.get("code")
+    # only short codes can be guessed: the long one (192 bits) has no server-wide budget
+    short = isinstance(code, str) and len(code.strip()) <= SHORT_CODE_MAX
+    budget = budget_of(request, "rejoin_failures") if short else None
+    try:
+        answer = await lobby_of(request).rejoin(code, data.get("key"))
+    except ApiError as exc:
+        if budget is not None and exc.code == "code_unknown":
+            budget.charge()
+        raise
+    return JSONResponse(answer)
 
 
 @api
 async def qr_svg(request: Request) -> Response:
-    text = request.query_params.get("text", "")
-    host = request.headers.get("host", "")
-    scheme = request.url.scheme
-    if len(text) > 300:
-        raise ApiError("bad_qr_text")
-    if text.startswith("/") and not text.startswith("//"):
-        url = f"{scheme}://{host}{text}"
-    else:
-        parts = urlsplit(text)
-        if parts.scheme not in ("http", "https") or parts.netloc != host:
-            raise ApiError("bad_qr_text")
-        url = text
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=6, border=2)
-    return Response(buffer.getvalue(), media_type="image/svg+xml",
-                    headers={"Cache-Control": "private, max-age=600"})
+    """POST, the link's path in the body: a rejoin link is a secret and a query string is
+    written into every proxy's log (server/qr.py)."""
+    limited(request, "qr_limit")
+    path = shareable_path((await read_json(request)).get("text"))
+    settings = settings_of(request)
+    origin = settings.public_origin or f"{request.url.scheme}://{request.headers.get('host', '')}"
+    qr: QrMaker = request.app.state.qr
+    svg = await qr.svg(origin + path, cache=path.startswith("/j/"))
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 def spanish_page(text: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
@@ -441,7 +436,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/api/join", join_room, methods=["POST"]),
         Route("/api/rejoin-codes", create_rejoin_code, methods=["POST"]),
         Route("/api/rejoin", use_rejoin_code, methods=["POST"]),
-        Route("/api/qr.svg", qr_svg),
+        Route("/api/qr", qr_svg, methods=["POST"]),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", ClientFiles(directory=settings.client_dir, check_dir=False)),
     ]
@@ -459,6 +454,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         app.state.hub = LocalHub()
         app.state.registry = registry = RoomRegistry(storage, app.state.hub, settings)
         app.state.lobby = Lobby(registry)
+        purger = (asyncio.create_task(run_purges(registry, settings))
+                  if settings.purge_interval > 0 else None)
         # Everything made so far (modules, classes, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which otherwise pause every
         # room for tens of milliseconds once there are thousands of sockets.
@@ -467,13 +464,23 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         try:
             yield
         finally:
+            if purger is not None:
+                purger.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await purger
+            app.state.qr.close()
             await registry.stop_all()
             await storage.close()
 
     app = Starlette(routes=routes(settings), lifespan=lifespan,
-                    exception_handlers={HTTPException: http_error})
-    add_compression(app)
+                    exception_handlers={HTTPException: http_error},
+                    middleware=[Middleware(SecurityMiddleware, settings=settings)])
+    add_compression(app)  # outermost: it compresses the security layer's answers too
     app.state.settings = settings
     app.state.rooms_limit = SlidingLimit(settings.rate_rooms_per_min)
     app.state.join_limit = SlidingLimit(settings.rate_join_per_min)
+    app.state.qr_limit = SlidingLimit(settings.rate_qr_per_min)
+    app.state.invite_failures = FailureBudget(settings.code_failures_per_min)
+    app.state.rejoin_failures = FailureBudget(settings.code_failures_per_min)
+    app.state.qr = QrMaker()
     return app

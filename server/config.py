@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,6 +50,23 @@ class Settings:
     ws_deflate: bool = False
     # the access log would record /r/<rejoin code> paths: off unless asked for (ACCESS_LOG=1)
     access_log: bool = False
+    # -- in front of everything (server/connections.py, server/security.py) --
+    # proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: none unless listed
+    forwarded_allow_ips: str = ""
+    allowed_hosts: frozenset[str] = field(default_factory=frozenset)  # besides the defaults
+    public_origin: str = ""  # e.g. https://casino.example: links and QR codes use it
+    max_connections: int = 10_000  # open sockets in all (lowered to fit the file limit)
+    max_connections_per_address: int = 64  # per IPv4 address or IPv6 /64; 0: no cap
+    request_timeout: float = 10.0  # seconds a request (head and body) may take to arrive
+    keep_alive_timeout: int = 5  # seconds an idle keep-alive connection stays open
+    max_header_bytes: int = 16_384  # request line plus headers
+    max_headers: int = 100
+    rate_qr_per_min: int = 30
+    code_failures_per_min: int = 60  # wrong short codes, whole server (invites, rejoin each)
+    # -- forgetting (server/purge.py) --
+    purge_interval: float = 3600.0  # seconds between purges; 0: never purge
+    purge_rooms_after: float = 30 * 86400.0  # a room untouched this long is deleted
+    purge_codes_after: float = 86400.0  # a rejoin code is deleted this long after it expired
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -56,6 +74,11 @@ class Settings:
         origins = frozenset(
             o.strip().rstrip("/") for o in e.get("ALLOWED_ORIGINS", "").split(",") if o.strip()
         )
+        public = e.get("PUBLIC_ORIGIN", "").strip().rstrip("/")
+        parts = urlsplit(public)
+        if public and (parts.scheme not in ("http", "https") or not parts.hostname
+                       or parts.path or parts.query or parts.fragment):
+            raise ValueError(f"PUBLIC_ORIGIN must look like https://casino.example, not {public!r}")
         sync = e.get("SQLITE_SYNCHRONOUS", "FULL").upper()
         if sync not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError(f"SQLITE_SYNCHRONOUS must be FULL, NORMAL or EXTRA, not {sync!r}")
@@ -81,4 +104,22 @@ class Settings:
             log_level=e.get("LOG_LEVEL", cls.log_level).upper(),
             ws_deflate=e.get("WS_DEFLATE", "") == "1",
             access_log=e.get("ACCESS_LOG", "") == "1",
+            forwarded_allow_ips=e.get("FORWARDED_ALLOW_IPS", "").strip(),
+            allowed_hosts=frozenset(
+                h.strip().lower() for h in e.get("ALLOWED_HOSTS", "").split(",") if h.strip()
+            ),
+            public_origin=public,
+            max_connections=_number(e, "MAX_CONNECTIONS", cls.max_connections),
+            max_connections_per_address=_number(e, "MAX_CONNECTIONS_PER_ADDRESS",
+                                                cls.max_connections_per_address),
+            request_timeout=_number(e, "REQUEST_TIMEOUT", cls.request_timeout),
+            keep_alive_timeout=_number(e, "KEEP_ALIVE_TIMEOUT", cls.keep_alive_timeout),
+            max_header_bytes=_number(e, "MAX_HEADER_BYTES", cls.max_header_bytes),
+            max_headers=_number(e, "MAX_HEADERS", cls.max_headers),
+            rate_qr_per_min=_number(e, "RATE_QR_PER_MIN", cls.rate_qr_per_min),
+            code_failures_per_min=_number(e, "CODE_FAILURES_PER_MIN",
+                                          cls.code_failures_per_min),
+            purge_interval=_number(e, "PURGE_INTERVAL", cls.purge_interval),
+            purge_rooms_after=_number(e, "PURGE_ROOMS_AFTER", cls.purge_rooms_after),
+            purge_codes_after=_number(e, "PURGE_CODES_AFTER", cls.purge_codes_after),
         )

@@ -14,10 +14,9 @@ import hashlib
 import hmac
 import secrets
 import time
-import unicodedata
 from typing import Any
 
-from . import ai
+from . import ai, names
 from .protocol import MAX_TOKEN, ApiError, is_plain
 from .rooms import Join, MoveSeat, RoomRegistry, Summary
 from .state import RoomState, SeatState
@@ -25,7 +24,7 @@ from .storage import RejoinError
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
 INVITE_LEN = 8
-SHORT_CODE_LEN = 6
+SHORT_CODE_LEN = 9  # 31**9, about 44.6 bits; 8 would read as an invite in the client
 MAX_NAME = 20
 MIN_KEY, MAX_KEY = 16, 64
 COMPUTER_NAME = "Computadora"
@@ -50,14 +49,7 @@ def normalize_code(text: str) -> str:
 
 
 def clean_name(raw: object, seat: int) -> str:
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return DEFAULT_NAMES[seat]
-    if not isinstance(raw, str):
-        raise ApiError("bad_name")
-    name = " ".join(raw.split())
-    if len(name) > MAX_NAME or any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ApiError("bad_name")
-    return name
+    return names.clean_name(raw, seat)  # visible, not ours: server/names.py
 
 
 def retry_key(raw: object) -> str | None:

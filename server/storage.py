@@ -24,7 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from sqlalchemy import Connection, bindparam, create_engine, event, insert, select, update
+from sqlalchemy import (
+    Connection,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -124,6 +133,13 @@ class Storage(Protocol):
     async def find_rejoin_code(self, code_hash: str) -> RejoinCode | None: ...
 
     async def token_key(self) -> bytes: ...
+
+    async def purge(self, rooms_before: float, codes_before: float, keep: frozenset[str],
+                    batch: int = 500) -> tuple[int, int]:
+        """Deletes up to ``batch`` rooms (with all their rows) not written since
+        ``rooms_before`` and not in ``keep``, and the rejoin codes that expired before
+        ``codes_before``; returns (rooms, codes) deleted."""
+        ...
 
     async def close(self) -> None: ...
 
@@ -571,3 +587,24 @@ class SqlStorage:
                 )).scalar_one()
             self._key = bytes.fromhex(value)
         return self._key
+
+    # -- forgetting (server/purge.py) ----------------------------------------------------
+
+    async def purge(self, rooms_before: float, codes_before: float, keep: frozenset[str],
+                    batch: int = 500) -> tuple[int, int]:
+        # every write of a room sets its updated_at (moves, joins, presence, rematches)
+        def job(conn: Connection) -> tuple[int, int]:
+            codes = conn.execute(
+                delete(rejoin_codes).where(rejoin_codes.c.expires_at < codes_before))
+            ids = [row.id for row in conn.execute(
+                select(rooms.c.id).where(rooms.c.updated_at < rooms_before)
+                .order_by(rooms.c.updated_at).limit(batch + len(keep))
+            ).all() if row.id not in keep][:batch]
+            if ids:
+                for table in (seats, moves, finished_matches, rejoin_codes):
+                    conn.execute(delete(table).where(table.c.room_id.in_(ids)))
+                conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
+            return len(ids), max(0, int(codes.rowcount or 0))  # -1: no count (asyncpg)
+
+        result: tuple[int, int] = await self._write(job)
+        return result

@@ -54,6 +54,23 @@ export function rejoin(code) {
   return call("POST", "/api/rejoin", { code });
 }
 
-export function qrUrl(text) {
-  return "/api/qr.svg?text=" + encodeURIComponent(text);
+// QR codes are asked for by POST, the path in the body: a rejoin link is a secret, and a URL
+// (query string included) ends up in logs. Each path's image is fetched once per page load.
+const qrImages = new Map();
+
+export function qrObjectUrl(path) {
+  if (!qrImages.has(path)) {
+    const image = fetch("/api/qr", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ text: path }),
+      credentials: "same-origin",
+    }).then(async (response) => {
+      if (!response.ok) throw new ApiError("qr", "No se pudo hacer el código QR.", response.status);
+      return URL.createObjectURL(await response.blob());
+    });
+    image.catch(() => qrImages.delete(path));
+    qrImages.set(path, image);
+  }
+  return qrImages.get(path);
 }

@@ -193,7 +193,7 @@ function showInicio(message = null) {
         h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro dispositivo, o el de la invitación de un amigo:"),
         h("div", { class: "inline" },
           h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
-            autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX" }),
+            autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX9PA" }),
           h("button", { type: "submit", class: "btn" }, "Seguir"))),
       h("nav", { class: "links", "aria-label": "Para leer" },
         h("button", { type: "button", class: "btn quiet", onclick: () => showPage("ayuda") }, "Cómo se juega"),

@@ -2,7 +2,7 @@
 // the player's selection, and draws the table, the hand, the score sheets and the notices.
 // The browser knows no rules: what each hand card can do comes from `view.options`.
 
-import { newRejoinCode, qrUrl } from "./api.js";
+import { newRejoinCode, qrObjectUrl } from "./api.js";
 import {
   cardBack, cardElement, cardName, cardNameWithArticle, cardShort, cardValue, isRed,
   pileName, pileTitle,
@@ -15,6 +15,16 @@ import {
 } from "./store.js";
 import { COMO_SE_JUEGA } from "./texts.js";
 import { TurnAlert, askPermission } from "./turnalert.js";
+
+/** The QR code of one of this site's paths: shown once it arrives (POST /api/qr). */
+function qrImage(path, alt) {
+  const img = h("img", { class: "qr", alt, width: "180", height: "180", hidden: true });
+  qrObjectUrl(path).then((src) => {
+    img.src = src;
+    img.hidden = false;
+  }).catch(() => img.remove());
+  return img;
+}
 
 const LEVEL_NAMES = { facil: "Fácil", normal: "Normal" };
 
@@ -768,8 +778,7 @@ export class Game {
           url ? h("a", { class: "btn whatsapp", href: "https://wa.me/?text=" + encodeURIComponent(text),
             target: "_blank", rel: "noopener" }, "Enviar por WhatsApp") : null,
         ),
-        url ? h("img", { class: "qr", src: qrUrl(path + from), alt: "Código QR del enlace de invitación",
-          width: "180", height: "180" }) : null,
+        url ? qrImage(path + from, "Código QR del enlace de invitación") : null,
         h("p", { class: "waiting-line", role: "status" },
           h("span", { class: "dot-pulse", "aria-hidden": "true" }), " Esperando a que entre tu amigo…"),
       ),
@@ -1181,7 +1190,7 @@ export class Game {
       body.replaceChildren(
         h("p", {}, "En el otro dispositivo, abre este enlace o escanea el código QR:"),
         h("p", { class: "invite-link" }, h("a", { href: url, "data-rejoin-link": "" }, url)),
-        h("img", { class: "qr", src: qrUrl(data.url), alt: "Código QR para seguir la partida", width: "180", height: "180" }),
+        qrImage(data.url, "Código QR para seguir la partida"),
         h("p", {}, "O, en el inicio del juego, escribe este código:"),
         h("p", { class: "big-code" }, h("span", { "data-rejoin-code": "", "aria-hidden": "true" }, data.code),
           h("span", { class: "sr-only" }, "Código: " + data.code.split("").join(" "))),

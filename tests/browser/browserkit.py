@@ -43,6 +43,9 @@ class Player:
     def attach(self) -> None:
         self.page.on("websocket", self._on_ws)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        # the server's Content-Security-Policy refusing something the client does
+        self.page.on("console", lambda msg: self.errors.append(msg.text)
+                     if "Content Security Policy" in msg.text else None)
         self.page.set_default_timeout(TIMEOUT_MS)
 
     def _on_ws(self, ws: WebSocket) -> None:

@@ -265,7 +265,7 @@ def test_rejoin_by_link_then_by_short_code(make_player: MakePlayer) -> None:
     second.page.click(".menu-button")
     second.page.click("dialog.menu >> text=Seguir en otro dispositivo")
     code = second.page.locator("[data-rejoin-code]").inner_text().strip()
-    assert re.fullmatch(r"[2-9A-Z]{6}", code), code
+    assert re.fullmatch(r"[2-9A-Z]{9}", code), code
 
     third = make_player()
     third.goto("/")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -40,6 +41,7 @@ class ServerProc:
     db: Database | None = None
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
+    soft_files: int | None = None  # start the server with this soft open-file limit
 
     def __post_init__(self) -> None:
         self.database: Database = self.db or SqliteDb(self.tmp / "casino.db")
@@ -72,7 +74,8 @@ class ServerProc:
         env.update(self.env_extra)
         self.log = open(self.tmp / f"server-{self.port}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [PYTHON, "-m", "server"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log
+            [PYTHON, "-m", "server"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log,
+            preexec_fn=None if self.soft_files is None else self._lower_file_limit,
         )
         deadline = time.monotonic() + 60  # a busy machine starts Python slowly
         while time.monotonic() < deadline:
@@ -85,6 +88,10 @@ class ServerProc:
                 pass
             time.sleep(0.05)
         raise RuntimeError(f"server did not start: {self.read_log()}")
+
+    def _lower_file_limit(self) -> None:
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.soft_files, hard))
 
     def read_log(self) -> str:
         return (self.tmp / f"server-{self.port}.log").read_text(errors="replace")

@@ -137,7 +137,7 @@ async def test_rejoin_on_another_device(server: ServerProc) -> None:
     r = server.post("/api/rejoin-codes", {"token": room["token"]})
     assert r.status_code == 201
     code = r.json()
-    assert len(code["code"]) == 6 and code["url"].startswith("/r/") and code["expires_in"] > 0
+    assert len(code["code"]) == 9 and code["url"].startswith("/r/") and code["expires_in"] > 0
     # read aloud: lower case with a space is fine
     spoken = code["code"][:3].lower() + " " + code["code"][3:].lower()
     r = server.post("/api/rejoin", {"code": spoken})
@@ -228,11 +228,12 @@ def test_pages_static_and_qr(server: ServerProc) -> None:
     assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
     r = server.get("/api/join")
     assert r.status_code == 405 and r.json()["error"]["code"] == "bad_request"
-    r = server.get("/api/qr.svg", params={"text": "/j/H7KM4Q2P"})
+    r = server.post("/api/qr", {"text": "/j/H7KM4Q2P"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in r.text
-    for bad in ("https://evil.example/j/X", "//evil.example/x", "javascript:alert(1)"):
-        r = server.get("/api/qr.svg", params={"text": bad})
+    for bad in ("https://evil.example/j/X", "//evil.example/x", "javascript:alert(1)",
+                "/static/app.js", "/j/", 7):
+        r = server.post("/api/qr", {"text": bad})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_qr_text"
     r = server.get("/api/rooms/nope")
     assert r.status_code == 404 and r.json()["error"]["code"] == "room_unknown"
