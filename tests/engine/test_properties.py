@@ -216,11 +216,29 @@ def test_hands_alternate_the_dealer_and_carry_the_scores() -> None:
 
 def test_replay_of_the_moves_is_the_live_match() -> None:
     for seed in MATCH_SEEDS[:6]:
-        live, moves, _ = random_match(seed)
+        live, moves, positions = random_match(seed)
         assert Match.replay(seed, moves) == live
         half = len(moves) // 2
-        assert Match.replay(seed, moves[:half]) == Match.replay(seed, moves[:half])
+        halfway = Match.replay(seed, moves[:half])
+        assert halfway.position == positions[half]  # the live match before its move ``half``
+        assert halfway.move_count == half and halfway.seed == seed and not halfway.finished
     assert Match.new("a").position != Match.new("b").position
+
+
+def test_a_finished_match_keeps_its_seed_and_its_last_hand_finished() -> None:
+    for seed in MATCH_SEEDS[:3]:
+        _, moves, _ = random_match(seed)
+        match = Match.new(seed)
+        for move in moves:
+            match, step = match.play(move)
+        assert match.finished and match.seed == seed and step.result is not None
+        assert match.position == step.position  # that hand, finished: not a new deal
+        assert match.position.hand_over and match.position.table_empty
+        assert match.position.deck == () and sum(map(len, match.position.captured)) == 52
+        start = match.results[-2].scores if len(match.results) > 1 else (0, 0)
+        assert match.position.scores == start  # the scores from the start of that hand
+        assert match.scores == step.result.scores and match.winner == step.result.winner
+        assert match.hand_number == len(match.results) - 1 and match.move_count == len(moves)
 
 
 def test_a_finished_match_takes_no_more_moves() -> None:
@@ -228,7 +246,7 @@ def test_a_finished_match_takes_no_more_moves() -> None:
     try:
         match.play(Move("trail", DECK[0]))
     except IllegalMove as exc:
-        assert exc.code == "match_over"
+        assert exc.code == "match_over" and exc.message == "La partida ya terminó."
     else:
         raise AssertionError("played after the end of the match")
 

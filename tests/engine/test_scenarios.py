@@ -8,14 +8,18 @@ and a ``position`` in notation; then any of:
   captured, limpias, last_capturer, scores; hands, loose cards and captured cards compare
   as multisets, piles by cards, value, owner, double and, if given, id; a table without
   ``cards`` or ``piles`` means none), ``limpia``,
-  ``dealt``, ``swept``/``sweeper`` (the end-of-hand sweep), and ``result`` (points, scores,
-  winner of the finished hand, or null when the hand goes on);
+  ``dealt``, ``taken`` (the cards the move captured, the played one included: none for a
+  build or a trail), ``swept``/``sweeper`` (the end-of-hand sweep), and ``result`` (points,
+  scores, winner of the finished hand, or null when the hand goes on);
 - ``legal``: moves that must be listed by legal_moves and accepted by play;
 - ``illegal``: ``{move, error}`` pairs: not listed, and play raises IllegalMove(error);
-- ``moves``: the exact list of legal moves; ``card_moves``: the exact list for some cards;
+  with ``message``, the exact Spanish message too (so too a ``play`` with ``error``);
+- ``moves``: the exact list of legal moves (in any order); ``moves_in_order``: the same, in
+  the order legal_moves gives them; ``card_moves``: the exact list for some cards;
 - ``llevarte``: per card, the *Llevarte* and *Llevarte solo* takes of the hints;
 - ``bad_position`` / ``bad_move`` / ``bad_card``: text or JSON the notation rejects, with
-  ``error_contains`` (a piece of the error message, e.g. the quoted bad text).
+  ``error_contains`` (a piece of the error message, e.g. the quoted bad text) or
+  ``error_is`` (the whole message).
 """
 
 from __future__ import annotations
@@ -55,9 +59,9 @@ def load_scenarios() -> list[Any]:
 SCENARIOS = load_scenarios()
 
 KNOWN_KEYS = {
-    "name", "rule", "position", "play", "error", "after", "limpia", "dealt", "swept",
-    "sweeper", "result", "legal", "illegal", "moves", "card_moves", "llevarte",
-    "bad_position", "bad_move", "bad_card", "error_contains",
+    "name", "rule", "position", "play", "error", "after", "limpia", "dealt", "taken", "swept",
+    "sweeper", "result", "legal", "illegal", "moves", "moves_in_order", "card_moves", "llevarte",
+    "bad_position", "bad_move", "bad_card", "error_contains", "error_is", "message",
 }
 
 
@@ -128,7 +132,10 @@ def test_scenario(scenario: dict[str, Any]) -> None:
                     text_parse(bad)
                 else:
                     parse(bad)
-            assert scenario["error_contains"] in str(caught.value)
+            if "error_is" in scenario:
+                assert str(caught.value) == scenario["error_is"]
+            else:
+                assert scenario["error_contains"] in str(caught.value)
             checked = True
 
     if "position" not in scenario:
@@ -142,6 +149,9 @@ def test_scenario(scenario: dict[str, Any]) -> None:
         assert sorted(listed, key=Move.sort_key) == sorted(
             move_set(scenario["moves"]), key=Move.sort_key
         )
+        checked = True
+    if "moves_in_order" in scenario:
+        assert listed == move_set(scenario["moves_in_order"])
         checked = True
     for code, expected in scenario.get("card_moves", {}).items():
         card = Card.parse(code)
@@ -160,6 +170,7 @@ def test_scenario(scenario: dict[str, Any]) -> None:
             play(position, move)
         assert caught.value.code == entry["error"], caught.value
         assert caught.value.message  # a Spanish explanation for the player
+        assert caught.value.message == entry.get("message", caught.value.message)
         checked = True
     for code, expected in scenario.get("llevarte", {}).items():
         options = card_options(position, Card.parse(code))
@@ -180,6 +191,7 @@ def test_scenario(scenario: dict[str, Any]) -> None:
             with pytest.raises(IllegalMove) as caught:
                 play_step(position, move)
             assert caught.value.code == scenario["error"], caught.value
+            assert caught.value.message == scenario.get("message", caught.value.message)
         else:
             assert move in listed
             step = play_step(position, move)
@@ -188,6 +200,9 @@ def test_scenario(scenario: dict[str, Any]) -> None:
                 assert step.limpia == scenario["limpia"]
             if "dealt" in scenario:
                 assert step.dealt == scenario["dealt"]
+            if "taken" in scenario:
+                assert isinstance(step.taken, tuple)
+                assert Counter(step.taken) == cards(scenario["taken"])
             if "swept" in scenario:
                 assert Counter(step.swept) == cards(scenario["swept"])
             if "sweeper" in scenario:
