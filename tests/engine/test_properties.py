@@ -309,6 +309,23 @@ def on_table(position: Position) -> Counter[Card]:
     return found
 
 
+# The deck of a hand is a function of the match's seed alone, the same on every platform:
+# a stored match is replayed from its seed and moves, so these decks may never change.
+GOLDEN_DECKS = {
+    ("golden", 0): "7d Jc 3d 10c 5h 7s 8d 9d 2h 10s 2d Kh Qh 6c Qs 6h 4c 8c Qd 2s 5d 9s 7c 6d "
+                   "10d 8s Jh 8h 4h 5s Qc Ks 4s 4d 3h 6s Ac Kd As 3s 2c Kc Ad Ah Js 9h 5c 9c "
+                   "10h Jd 7h 3c",
+    ("golden", 1): "3d 9h 2s 5h 4h 5d 10c 8c Qc Qh Jd Js As Qs Ah 9s Ad Qd Jc 6c 2d 9c 7d 5c "
+                   "4s Ks 3c Ac 10s 10h Jh Kh 6h 5s Kd 2c 8h 7c Kc 4c 6d 8d 2h 3s 6s 3h 10d 4d "
+                   "7s 8s 7h 9d",
+}
+
+
+def test_the_decks_of_a_seed_never_change() -> None:
+    for (seed, hand), codes in GOLDEN_DECKS.items():
+        assert " ".join(c.code for c in shuffled_deck(seed, hand)) == codes
+
+
 def test_a_hand_deals_4_4_4_then_five_more_rounds_of_4_4() -> None:
     """RULES.md 2: 4 to the non-dealer, 4 to the dealer, 4 to the table, in deck order;
     then, each time both hands are empty, 4 and 4 more: six deals, 48 plays a hand."""

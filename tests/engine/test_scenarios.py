@@ -195,6 +195,7 @@ def test_scenario(scenario: dict[str, Any]) -> None:
         else:
             assert move in listed
             step = play_step(position, move)
+            assert step.move == move
             assert_position_matches(step.position, scenario.get("after", {}))
             if "limpia" in scenario:
                 assert step.limpia == scenario["limpia"]
