@@ -15,9 +15,11 @@ import pytest
 from server.engine import Move
 from server.protocol import (
     MAX_ID,
+    MAX_SEQ,
     MAX_TOKEN,
     MESSAGES_ES,
     ApiError,
+    Error,
     Hello,
     MoveMsg,
     Ping,
@@ -25,6 +27,7 @@ from server.protocol import (
     Rematch,
     Takeover,
     dumps,
+    message_id,
     parse_client,
 )
 
@@ -42,7 +45,7 @@ def error_of(text: str | bytes) -> ProtocolError:
 
 
 def test_the_limits_are_those_of_the_protocol_document() -> None:
-    assert MAX_ID == 64 and MAX_TOKEN == 128
+    assert MAX_ID == 64 and MAX_TOKEN == 128 and MAX_SEQ == 2**53
 
 
 # -- frames that are not JSON objects -------------------------------------------------
@@ -50,7 +53,7 @@ def test_the_limits_are_those_of_the_protocol_document() -> None:
 
 @pytest.mark.parametrize("text", [
     "", "hola", "{", '{"type": "ping"', "[1, 2]", "42", '"hello"', "null", "true",
-    b"\xff\xfe", b'{"type": "ping"}\xff',
+    b"\xff\xfe", b'{"type": "ping"}\xff', '{"type": "ping", "x": "\\ud800"}',
 ])
 def test_not_a_json_object_is_bad_json(text: str | bytes) -> None:
     error = error_of(text)
@@ -58,7 +61,7 @@ def test_not_a_json_object_is_bad_json(text: str | bytes) -> None:
     assert error.message == MESSAGES_ES["bad_json"]
 
 
-@pytest.mark.parametrize("depth", [10_000, 100_000])
+@pytest.mark.parametrize("depth", [1025, 10_000, 100_000])
 def test_deeply_nested_json_is_bad_json_not_a_crash(depth: int) -> None:
     assert error_of("[" * depth + "]" * depth).code == "bad_json"
     nested = '{"type": "move", "id": "m1", "seq": 1, "move": ' + "[" * depth + "]" * depth + "}"
@@ -67,7 +70,13 @@ def test_deeply_nested_json_is_bad_json_not_a_crash(depth: int) -> None:
 
 def test_bytes_are_read_as_utf8() -> None:
     assert parse_client(b'{"type": "ping"}') == Ping()
-    assert parse_client('{"type": "hello", "token": "ñandú"}'.encode()) == Hello("ñandú", None)
+    error = error_of('{"type": "takeover", "level": "fácil"}'.encode())
+    assert error.code == "bad_level"  # read as text, then not a level
+
+
+def test_json_nested_not_too_deep_is_read() -> None:
+    nested = "[" * 500 + "]" * 500
+    assert parse_client('{"type": "ping", "x": ' + nested + "}") == Ping()
 
 
 @pytest.mark.parametrize("fields", [{}, {"type": "dance"}, {"type": 5}, {"type": None},
@@ -90,7 +99,8 @@ def test_hello_reads_token_and_since() -> None:
     assert parse_client(frame(type="hello", token="x" * MAX_TOKEN)) == Hello("x" * 128, None)
 
 
-@pytest.mark.parametrize("token", [None, "", "x" * 129, 5, ["t"], {"t": 1}, True])
+@pytest.mark.parametrize("token", [None, "", "x" * 129, 5, ["t"], {"t": 1}, True,
+                                   "ñandú", "t k", "t\n", "t\u0000"])
 def test_hello_needs_a_token_of_1_to_128_characters(token: Any) -> None:
     fields: dict[str, Any] = {"type": "hello", "since": None}
     if token is not None:
@@ -122,7 +132,8 @@ def test_move_reads_the_move_seq_and_id() -> None:
     assert trail == MoveMsg(Move.trail("Ah"), 2**53 - 1, "a")
 
 
-@pytest.mark.parametrize("move_id", [None, "", "x" * 65, 17, ["c-17"], True])
+@pytest.mark.parametrize("move_id", [None, "", "x" * 65, 17, ["c-17"], True, "jugada ñ",
+                                     "c 17"])
 def test_a_move_without_a_good_id_is_answered_without_one(move_id: Any) -> None:
     fields: dict[str, Any] = {"type": "move", "move": MOVE, "seq": 1}
     if move_id is not None:
@@ -135,9 +146,10 @@ def test_a_move_without_a_good_id_is_answered_without_one(move_id: Any) -> None:
 def test_a_move_without_a_move_carries_its_id() -> None:
     error = error_of(frame(type="move", seq=1, id="c-1"))
     assert error.code == "missing_field" and error.id == "c-1"
-    assert error.message == "Falta el dato «move»."
-    assert error.to_json() == {"type": "error", "code": "missing_field",
-                               "message": "Falta el dato «move».", "id": "c-1"}
+    assert error.message == "Falta el dato «move» o no es válido."
+    assert json.loads(error.to_text()) == {"type": "error", "code": "missing_field",
+                                           "message": "Falta el dato «move» o no es válido.",
+                                           "id": "c-1"}
 
 
 @pytest.mark.parametrize("seq", [None, -1, 2**53, 2**63, True, False, 1.0, 2.5, "1", [1]])
@@ -206,8 +218,8 @@ def test_takeover_names_a_level() -> None:
 
 @pytest.mark.parametrize("level", [["facil"], {"facil": 1}, 1, True])
 def test_takeover_with_a_level_that_is_not_text_is_an_error_not_a_crash(level: Any) -> None:
-    error = error_of(frame(type="takeover", level=level))
-    assert error.code == "missing_field" and error.id is None
+    error = error_of(frame(type="takeover", level=level))  # lists and objects: unhashable
+    assert error.code == "bad_level" and error.id is None
 
 
 def test_rematch_and_ping_need_nothing_else() -> None:
@@ -222,21 +234,40 @@ def test_rematch_and_ping_need_nothing_else() -> None:
 def test_an_error_carries_code_message_and_only_the_fields_it_has() -> None:
     error = ProtocolError("stale")
     assert str(error) == "stale" and error.id is None and error.reason is None
-    assert error.to_json() == {"type": "error", "code": "stale",
-                               "message": "La mesa cambió. Mira la jugada nueva."}
+    assert error.to_message() == Error("stale", "La mesa cambió. Mira la jugada nueva.",
+                                       None, None)
+    assert error.to_text() == (
+        '{"type":"error","code":"stale","message":"La mesa cambió. Mira la jugada nueva."}')
     full = ProtocolError("illegal", "No se puede.", id="c-9", reason="trail_pairs")
-    assert full.to_json() == {"type": "error", "code": "illegal", "message": "No se puede.",
-                              "id": "c-9", "reason": "trail_pairs"}
-    assert json.loads(full.to_text()) == full.to_json()
+    assert json.loads(full.to_text()) == {"type": "error", "code": "illegal",
+                                          "message": "No se puede.", "id": "c-9",
+                                          "reason": "trail_pairs"}
     unknown = ProtocolError("no_such_code")
     assert unknown.message == MESSAGES_ES["server_error"] == "Algo salió mal. Intenta otra vez."
 
 
 def test_api_errors_and_dumps() -> None:
-    error = ApiError(404, "room_unknown")
-    assert error.status == 404 and error.code == "room_unknown"
+    error = ApiError("room_unknown")
+    assert error.status is None and error.code == "room_unknown"
     assert error.body() == {"error": {"code": "room_unknown",
                                       "message": "No encontramos esa mesa."}}
-    assert ApiError(429, "rate_limited", "Espera.").body()["error"]["message"] == "Espera."
+    limited = ApiError("rate_limited", "Espera.", status=429)
+    assert limited.status == 429 and limited.body()["error"]["message"] == "Espera."
     text = dumps({"type": "ping", "texto": "montón ñ"})
     assert text == '{"type":"ping","texto":"montón ñ"}'
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ('{"type": "move", "id": "c-4", "seq": "x"}', "c-4"),
+    ('{"type": "move", "id": "c 4"}', None),
+    ('{"type": "move", "id": ""}', None),
+    ('{"type": "move"}', None),
+    ('{"id": "' + "x" * 64 + '"}', "x" * 64),
+    ('{"id": "' + "x" * 65 + '"}', None),
+    ("[1]", None),
+    ("{", None),
+    (b"\xff", None),
+])
+def test_message_id_of_a_frame_refused_before_it_is_read(text: str | bytes,
+                                                         found: str | None) -> None:
+    assert message_id(text) == found
