@@ -1,5 +1,6 @@
-"""The protocol's parsing in-process (docs/protocol.md): ``parse_client`` on every kind of
-frame, good and bad, with the error code each bad one gets and which move id it carries.
+"""The protocol in-process (docs/protocol.md): ``parse_client`` on every kind of frame,
+good and bad, with the error code each bad one gets and which move id it carries; and
+``encode``, the exact text of every server message.
 
 The server tests drive the same code through a real server in a subprocess; these run it
 in the test process, so that mutation testing (scripts/mutate.sh) reaches it too.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
 import pytest
 
 from server.engine import Move
@@ -18,17 +20,27 @@ from server.protocol import (
     MAX_SEQ,
     MAX_TOKEN,
     MESSAGES_ES,
+    Ack,
     ApiError,
     Error,
+    Events,
     Hello,
     MoveMsg,
     Ping,
+    Pong,
+    Presence,
     ProtocolError,
     Rematch,
+    SeatMoved,
+    ServerMessage,
+    State,
     Takeover,
+    Welcome,
     dumps,
+    encode,
     message_id,
     parse_client,
+    raw,
 )
 
 MOVE = {"kind": "capture", "card": "9d", "take": ["9s"]}
@@ -271,3 +283,45 @@ def test_api_errors_and_dumps() -> None:
 def test_message_id_of_a_frame_refused_before_it_is_read(text: str | bytes,
                                                          found: str | None) -> None:
     assert message_id(text) == found
+
+
+# -- server → client: every message as the exact text a client reads ----------------------
+
+
+VIEW = {"seat": 0, "hand": ["9s"]}
+
+
+@pytest.mark.parametrize(("message", "text"), [
+    (Welcome("r1", 0, 43, VIEW, [(42, raw({"kind": "move"})), (43, raw({"kind": "deal"}))]),
+     '{"type":"welcome","room":"r1","seat":0,"seq":43,"view":{"seat":0,"hand":["9s"]},'
+     '"events":[{"seq":42,"event":{"kind":"move"}},{"seq":43,"event":{"kind":"deal"}}]}'),
+    (Welcome("r2", 1, 0, {}, []),
+     '{"type":"welcome","room":"r2","seat":1,"seq":0,"view":{},"events":[]}'),
+    (Events(44, [raw({"kind": "move"})], raw(VIEW)),
+     '{"type":"events","seq":44,"events":[{"kind":"move"}],'
+     '"view":{"seat":0,"hand":["9s"]}}'),
+    (Events(44, [], VIEW, "c-17"),
+     '{"type":"events","seq":44,"events":[],"view":{"seat":0,"hand":["9s"]},"id":"c-17"}'),
+    (Ack("c-17", 44), '{"type":"ack","id":"c-17","seq":44}'),
+    (State(43, VIEW), '{"type":"state","seq":43,"view":{"seat":0,"hand":["9s"]}}'),
+    (Presence(1, {"state": "away", "seconds": 30}),
+     '{"type":"presence","seat":1,"presence":{"state":"away","seconds":30}}'),
+    (Presence(0, {"state": "here"}, {"connected": True}),
+     '{"type":"presence","seat":0,"presence":{"state":"here"},"connected":true}'),
+    (Error("stale", "La mesa cambió."),
+     '{"type":"error","code":"stale","message":"La mesa cambió."}'),
+    (Error("illegal", "No.", "c-1", "trail_pairs"),
+     '{"type":"error","code":"illegal","message":"No.","id":"c-1","reason":"trail_pairs"}'),
+    (Error("illegal", "No.", None, "trail_pairs"),
+     '{"type":"error","code":"illegal","message":"No.","reason":"trail_pairs"}'),
+    (SeatMoved(), '{"type":"seat_moved"}'),
+    (Pong(), '{"type":"pong"}'),
+])
+def test_encode_writes_each_server_message(message: ServerMessage, text: str) -> None:
+    assert encode(message) == text
+
+
+def test_raw_is_encoded_once_and_spliced_as_is() -> None:
+    fragment = raw({"b": [1, 2], "a": "ñ"})
+    assert isinstance(fragment, orjson.Fragment)
+    assert dumps({"x": fragment}) == '{"x":{"b":[1,2],"a":"ñ"}}'
