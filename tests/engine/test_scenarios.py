@@ -10,7 +10,8 @@ and a ``position`` in notation; then any of:
   ``cards`` or ``piles`` means none), ``limpia``,
   ``dealt``, ``taken`` (the cards the move captured, the played one included: none for a
   build or a trail), ``swept``/``sweeper`` (the end-of-hand sweep), and ``result`` (points,
-  scores, winner of the finished hand, or null when the hand goes on);
+  scores, winner of the finished hand, or null when the hand goes on) and ``counted`` (the
+  part of the points that entered the match score, per player and category);
 - ``legal``: moves that must be listed by legal_moves and accepted by play;
 - ``illegal``: ``{move, error}`` pairs: not listed, and play raises IllegalMove(error);
   with ``message``, the exact Spanish message too (so too a ``play`` with ``error``);
@@ -60,6 +61,7 @@ SCENARIOS = load_scenarios()
 
 KNOWN_KEYS = {
     "name", "rule", "position", "play", "error", "after", "limpia", "dealt", "taken", "swept",
+    "counted",
     "sweeper", "result", "legal", "illegal", "moves", "moves_in_order", "card_moves", "llevarte",
     "bad_position", "bad_move", "bad_card", "error_contains", "error_is", "message",
 }
@@ -215,6 +217,9 @@ def test_scenario(scenario: dict[str, Any]) -> None:
                 else:
                     assert step.result is not None
                     assert step.result.to_json() == want
+            if "counted" in scenario:
+                assert step.result is not None
+                assert [list(p) for p in step.result.counted] == scenario["counted"]
             # the answer is itself a position of the notation
             assert Position.parse(step.position.to_text()) == step.position
         checked = True
