@@ -41,6 +41,7 @@ from server.engine import (
     Position,
     card_options,
     legal_moves,
+    moves_for_card,
     play,
     play_step,
 )
@@ -159,6 +160,8 @@ def test_scenario(scenario: dict[str, Any]) -> None:
         card = Card.parse(code)
         mine = [m for m in listed if m.card == card]
         assert sorted(mine, key=Move.sort_key) == sorted(move_set(expected), key=Move.sort_key)
+        alone = moves_for_card(position, card)  # the public call, without a table handed in
+        assert sorted(alone, key=Move.sort_key) == sorted(mine, key=Move.sort_key)
         checked = True
     for raw in scenario.get("legal", []):
         move = Move.from_json(raw)
