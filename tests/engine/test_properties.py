@@ -216,11 +216,29 @@ def test_hands_alternate_the_dealer_and_carry_the_scores() -> None:
 
 def test_replay_of_the_moves_is_the_live_match() -> None:
     for seed in MATCH_SEEDS[:6]:
-        live, moves, _ = random_match(seed)
+        live, moves, positions = random_match(seed)
         assert Match.replay(seed, moves) == live
         half = len(moves) // 2
-        assert Match.replay(seed, moves[:half]) == Match.replay(seed, moves[:half])
+        halfway = Match.replay(seed, moves[:half])
+        assert halfway.position == positions[half]  # the live match before its move ``half``
+        assert halfway.move_count == half and halfway.seed == seed and not halfway.finished
     assert Match.new("a").position != Match.new("b").position
+
+
+def test_a_finished_match_keeps_its_seed_and_its_last_hand_finished() -> None:
+    for seed in MATCH_SEEDS[:3]:
+        _, moves, _ = random_match(seed)
+        match = Match.new(seed)
+        for move in moves:
+            match, step = match.play(move)
+        assert match.finished and match.seed == seed and step.result is not None
+        assert match.position == step.position  # that hand, finished: not a new deal
+        assert match.position.hand_over and match.position.table_empty
+        assert match.position.deck == () and sum(map(len, match.position.captured)) == 52
+        start = match.results[-2].scores if len(match.results) > 1 else (0, 0)
+        assert match.position.scores == start  # the scores from the start of that hand
+        assert match.scores == step.result.scores and match.winner == step.result.winner
+        assert match.hand_number == len(match.results) - 1 and match.move_count == len(moves)
 
 
 def test_a_finished_match_takes_no_more_moves() -> None:
@@ -228,7 +246,7 @@ def test_a_finished_match_takes_no_more_moves() -> None:
     try:
         match.play(Move("trail", DECK[0]))
     except IllegalMove as exc:
-        assert exc.code == "match_over"
+        assert exc.code == "match_over" and exc.message == "La partida ya terminó."
     else:
         raise AssertionError("played after the end of the match")
 
@@ -289,6 +307,23 @@ def on_table(position: Position) -> Counter[Card]:
     for pile in position.piles:
         found.update(pile.cards)
     return found
+
+
+# The deck of a hand is a function of the match's seed alone, the same on every platform:
+# a stored match is replayed from its seed and moves, so these decks may never change.
+GOLDEN_DECKS = {
+    ("golden", 0): "7d Jc 3d 10c 5h 7s 8d 9d 2h 10s 2d Kh Qh 6c Qs 6h 4c 8c Qd 2s 5d 9s 7c 6d "
+                   "10d 8s Jh 8h 4h 5s Qc Ks 4s 4d 3h 6s Ac Kd As 3s 2c Kc Ad Ah Js 9h 5c 9c "
+                   "10h Jd 7h 3c",
+    ("golden", 1): "3d 9h 2s 5h 4h 5d 10c 8c Qc Qh Jd Js As Qs Ah 9s Ad Qd Jc 6c 2d 9c 7d 5c "
+                   "4s Ks 3c Ac 10s 10h Jh Kh 6h 5s Kd 2c 8h 7c Kc 4c 6d 8d 2h 3s 6s 3h 10d 4d "
+                   "7s 8s 7h 9d",
+}
+
+
+def test_the_decks_of_a_seed_never_change() -> None:
+    for (seed, hand), codes in GOLDEN_DECKS.items():
+        assert " ".join(c.code for c in shuffled_deck(seed, hand)) == codes
 
 
 def test_a_hand_deals_4_4_4_then_five_more_rounds_of_4_4() -> None:

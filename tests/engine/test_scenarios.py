@@ -8,14 +8,19 @@ and a ``position`` in notation; then any of:
   captured, limpias, last_capturer, scores; hands, loose cards and captured cards compare
   as multisets, piles by cards, value, owner, double and, if given, id; a table without
   ``cards`` or ``piles`` means none), ``limpia``,
-  ``dealt``, ``swept``/``sweeper`` (the end-of-hand sweep), and ``result`` (points, scores,
-  winner of the finished hand, or null when the hand goes on);
+  ``dealt``, ``taken`` (the cards the move captured, the played one included: none for a
+  build or a trail), ``swept``/``sweeper`` (the end-of-hand sweep), and ``result`` (points,
+  scores, winner of the finished hand, or null when the hand goes on) and ``counted`` (the
+  part of the points that entered the match score, per player and category);
 - ``legal``: moves that must be listed by legal_moves and accepted by play;
 - ``illegal``: ``{move, error}`` pairs: not listed, and play raises IllegalMove(error);
-- ``moves``: the exact list of legal moves; ``card_moves``: the exact list for some cards;
+  with ``message``, the exact Spanish message too (so too a ``play`` with ``error``);
+- ``moves``: the exact list of legal moves (in any order); ``moves_in_order``: the same, in
+  the order legal_moves gives them; ``card_moves``: the exact list for some cards;
 - ``llevarte``: per card, the *Llevarte* and *Llevarte solo* takes of the hints;
 - ``bad_position`` / ``bad_move`` / ``bad_card``: text or JSON the notation rejects, with
-  ``error_contains`` (a piece of the error message, e.g. the quoted bad text).
+  ``error_contains`` (a piece of the error message, e.g. the quoted bad text) or
+  ``error_is`` (the whole message).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from server.engine import (
     Position,
     card_options,
     legal_moves,
+    moves_for_card,
     play,
     play_step,
 )
@@ -55,9 +61,10 @@ def load_scenarios() -> list[Any]:
 SCENARIOS = load_scenarios()
 
 KNOWN_KEYS = {
-    "name", "rule", "position", "play", "error", "after", "limpia", "dealt", "swept",
-    "sweeper", "result", "legal", "illegal", "moves", "card_moves", "llevarte",
-    "bad_position", "bad_move", "bad_card", "error_contains",
+    "name", "rule", "position", "play", "error", "after", "limpia", "dealt", "taken", "swept",
+    "counted",
+    "sweeper", "result", "legal", "illegal", "moves", "moves_in_order", "card_moves", "llevarte",
+    "bad_position", "bad_move", "bad_card", "error_contains", "error_is", "message",
 }
 
 
@@ -128,7 +135,10 @@ def test_scenario(scenario: dict[str, Any]) -> None:
                     text_parse(bad)
                 else:
                     parse(bad)
-            assert scenario["error_contains"] in str(caught.value)
+            if "error_is" in scenario:
+                assert str(caught.value) == scenario["error_is"]
+            else:
+                assert scenario["error_contains"] in str(caught.value)
             checked = True
 
     if "position" not in scenario:
@@ -143,10 +153,15 @@ def test_scenario(scenario: dict[str, Any]) -> None:
             move_set(scenario["moves"]), key=Move.sort_key
         )
         checked = True
+    if "moves_in_order" in scenario:
+        assert listed == move_set(scenario["moves_in_order"])
+        checked = True
     for code, expected in scenario.get("card_moves", {}).items():
         card = Card.parse(code)
         mine = [m for m in listed if m.card == card]
         assert sorted(mine, key=Move.sort_key) == sorted(move_set(expected), key=Move.sort_key)
+        alone = moves_for_card(position, card)  # the public call, without a table handed in
+        assert sorted(alone, key=Move.sort_key) == sorted(mine, key=Move.sort_key)
         checked = True
     for raw in scenario.get("legal", []):
         move = Move.from_json(raw)
@@ -160,6 +175,7 @@ def test_scenario(scenario: dict[str, Any]) -> None:
             play(position, move)
         assert caught.value.code == entry["error"], caught.value
         assert caught.value.message  # a Spanish explanation for the player
+        assert caught.value.message == entry.get("message", caught.value.message)
         checked = True
     for code, expected in scenario.get("llevarte", {}).items():
         options = card_options(position, Card.parse(code))
@@ -180,14 +196,19 @@ def test_scenario(scenario: dict[str, Any]) -> None:
             with pytest.raises(IllegalMove) as caught:
                 play_step(position, move)
             assert caught.value.code == scenario["error"], caught.value
+            assert caught.value.message == scenario.get("message", caught.value.message)
         else:
             assert move in listed
             step = play_step(position, move)
+            assert step.move == move
             assert_position_matches(step.position, scenario.get("after", {}))
             if "limpia" in scenario:
                 assert step.limpia == scenario["limpia"]
             if "dealt" in scenario:
                 assert step.dealt == scenario["dealt"]
+            if "taken" in scenario:
+                assert isinstance(step.taken, tuple)
+                assert Counter(step.taken) == cards(scenario["taken"])
             if "swept" in scenario:
                 assert Counter(step.swept) == cards(scenario["swept"])
             if "sweeper" in scenario:
@@ -199,6 +220,9 @@ def test_scenario(scenario: dict[str, Any]) -> None:
                 else:
                     assert step.result is not None
                     assert step.result.to_json() == want
+            if "counted" in scenario:
+                assert step.result is not None
+                assert [list(p) for p in step.result.counted] == scenario["counted"]
             # the answer is itself a position of the notation
             assert Position.parse(step.position.to_text()) == step.position
         checked = True

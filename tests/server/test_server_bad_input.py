@@ -238,9 +238,9 @@ def test_expired_rejoin_code(strict_server: ServerProc) -> None:
     assert r.status_code == 201
     r = strict_server.post("/api/rejoin", {"code": r.json()["code"]})
     assert r.status_code == 410 and r.json()["error"]["code"] == "code_expired"
-    # the old token still works: nothing changed
+    # the old token still works: nothing changed (3 of the 12 joins a minute used so far)
     r = strict_server.post("/api/rejoin-codes", {"token": room["token"]})
-    assert r.status_code in (201, 429)
+    assert r.status_code == 201 and len(r.json()["code"]) == 9
 
 
 def test_http_rate_limit(strict_server: ServerProc) -> None:

@@ -64,11 +64,16 @@ async def test_whole_match_against_the_computer(server: ServerProc) -> None:
 
 
 async def test_normal_level_plays(server: ServerProc) -> None:
-    if "normal" not in ai.LEVELS:
-        return
+    assert "normal" in ai.LEVELS
     room = server.computer_room("normal")
-    client, _ = await Client.hello(server, room["token"])
-    await play_until(client, is_event("deal"))
+    client, welcome = await Client.hello(server, room["token"])
+    assert welcome["view"]["opponent"]["level"] == "normal"
+    deal = await play_until(client, is_event("deal"))
+    # the first round: four moves each, the computer's among them, then four new cards
+    assert deal["seq"] == 8 and len(deal["view"]["hand"]) == 4
+    computer_moves = [m for m in client.log if m["type"] == "event"
+                      and m["event"]["kind"] == "move" and m["event"]["seat"] == 1]
+    assert len(computer_moves) == 4
     await client.close()
 
 
@@ -134,6 +139,8 @@ async def test_rejoin_on_another_device(server: ServerProc) -> None:
     room = server.computer_room()
     old, _ = await Client.hello(server, room["token"])
     await play_until(old, lambda m: m["type"] == "event" and m["seq"] >= 2)
+    before = old.view  # seat 0's turn: nothing moves until it plays
+    assert before is not None and before["turn"] == 0
     r = server.post("/api/rejoin-codes", {"token": room["token"]})
     assert r.status_code == 201
     code = r.json()
@@ -152,7 +159,10 @@ async def test_rejoin_on_another_device(server: ServerProc) -> None:
     await bad.send({"type": "hello", "token": room["token"], "since": None})
     assert (await bad.recv())["code"] == "bad_token"
     new, welcome = await Client.hello(server, moved["token"])
-    assert welcome["seq"] >= 2 and welcome["view"]["hand"] == welcome["view"]["hand"]
+    # the new device sees the same table and the same hand the old one had
+    assert welcome["seq"] == before["seq"] >= 2
+    assert welcome["view"]["hand"] == before["hand"] and len(before["hand"]) == 3
+    assert welcome["view"]["table"] == before["table"]
     # the same code (either form) cannot be used twice
     r = server.post("/api/rejoin", {"code": code["code"]})
     assert r.status_code == 410 and r.json()["error"]["code"] == "code_used"
