@@ -235,6 +235,11 @@ def split_frame(frame: dict[str, Any]) -> list[dict[str, Any]]:
     return parts
 
 
+def is_event(kind: str) -> Any:
+    """A predicate: an event of that kind."""
+    return lambda m: m["type"] == "event" and m["event"]["kind"] == kind
+
+
 def presence(seat: int, state: str) -> Any:
     """A predicate: a presence message saying ``seat`` is now ``state``."""
     return lambda m: (m["type"] == "presence" and m["seat"] == seat

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 import httpx
 from srvkit import (
     Client,
     ServerProc,
+    is_event,
     my_turn,
     pick_move,
     play_two,
@@ -19,10 +19,6 @@ from srvkit import (
 )
 
 import server.ai as ai
-
-
-def is_event(kind: str) -> Any:
-    return lambda m: m["type"] == "event" and m["event"]["kind"] == kind
 
 
 async def test_whole_match_against_the_computer(server: ServerProc) -> None:

@@ -17,16 +17,13 @@ from srvkit import (
     ROOT,
     Client,
     ServerProc,
+    is_event,
     pick_move,
     play_two,
     play_until,
     presence,
     saw,
 )
-
-
-def is_event(kind: str) -> Any:
-    return lambda m: m["type"] == "event" and m["event"]["kind"] == kind
 
 
 async def wait_rooms_in_memory(server: ServerProc, count: int, timeout: float = 10) -> None:
