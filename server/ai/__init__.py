@@ -10,20 +10,11 @@ import random
 
 from ..engine import Move, Position, View, legal_moves, view_for
 from .base import Player
+from .dificil import Dificil
 from .facil import Facil
+from .normal import Normal
 
-LEVELS: dict[str, Player] = {"facil": Facil()}
-
-
-def _register_normal() -> None:
-    try:
-        from .normal import Normal
-    except ImportError:  # pragma: no cover - Normal is being written
-        return
-    LEVELS["normal"] = Normal()
-
-
-_register_normal()
+LEVELS: dict[str, Player] = {"facil": Facil(), "normal": Normal(), "dificil": Dificil()}
 
 
 def choose_for_position(level: str, position: Position, seed: int | str) -> Move:
