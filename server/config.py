@@ -49,6 +49,10 @@ class Settings:
     ws_deflate: bool = False
     # the access log would record /r/<rejoin code> paths: off unless asked for (ACCESS_LOG=1)
     access_log: bool = False
+    # computer decisions run in this many worker processes (at most one per core; 0 or
+    # unset: one per core), with at most ai_queue more requests waiting inside the pool
+    ai_workers: int = 0
+    ai_queue: int = 32
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -81,4 +85,6 @@ class Settings:
             log_level=e.get("LOG_LEVEL", cls.log_level).upper(),
             ws_deflate=e.get("WS_DEFLATE", "") == "1",
             access_log=e.get("ACCESS_LOG", "") == "1",
+            ai_workers=_number(e, "AI_WORKERS", cls.ai_workers),
+            ai_queue=_number(e, "AI_QUEUE", cls.ai_queue),
         )

@@ -62,11 +62,12 @@ class Dificil:
         if len(legal_moves) == 1:
             return legal_moves[0]
         ranked = [move for move, _ in self.judge.ranked(view, legal_moves, rng)]
-        if view.deck_size == 0:
+        unseen = _unseen(view)
+        if view.deck_size == 0 and len(unseen) == view.opponent_hand_size:
             # the unseen cards are the opponent's hand: search every move, Normal's first
             first = set(ranked)
             ordered = ranked + [m for m in legal_moves if m not in first]
-            solved = solve(_world(view, _unseen(view), ()), ordered, view.seat,
+            solved = solve(_world(view, unseen, ()), ordered, view.seat,
                            self.tuning.solver_nodes)
             if solved is not None:
                 return solved
@@ -104,7 +105,9 @@ class Dificil:
         chosen = set(hand)
         deck = [c for c in unseen if c not in chosen]
         rng.shuffle(deck)
-        return _world(view, hand, tuple(deck))
+        # in a real game the rest is exactly the deck; a position written by hand may
+        # leave cards out altogether
+        return _world(view, hand, tuple(deck[: view.deck_size]))
 
     def rollout(self, world: Position, move: Move, seat: int, rng: random.Random) -> float:
         """``seat``'s chance to win the match after ``move`` in ``world``: the rest of the
