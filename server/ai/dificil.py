@@ -97,11 +97,15 @@ class Dificil:
             hand = rng.sample(unseen, size)
             if _holds(hand, needed):
                 break
-        else:
+        else:  # rare: give it a taker of each of its piles first, then the rest at random
+            hand = []
             for value in needed:
                 takers = [c for c in unseen if c.capture_value == value and c not in hand]
-                if takers and not any(c.capture_value == value for c in hand) and hand:
-                    hand[rng.randrange(size)] = rng.choice(takers)
+                if takers and not _holds(hand, [value]):
+                    hand.append(rng.choice(takers))
+            hand = hand[:size]
+            others = [c for c in unseen if c not in hand]
+            hand += rng.sample(others, size - len(hand))
         chosen = set(hand)
         deck = [c for c in unseen if c not in chosen]
         rng.shuffle(deck)
@@ -125,6 +129,8 @@ class Dificil:
                                        seat)
             view = view_for(position, position.turn)
             moves = legal_moves(view.as_position())
+            if not moves:  # a world the rules never reach; value it as it stands
+                return hand_chance(position.scores, position.captured, position.limpias, seat)
             chosen = moves[0] if len(moves) == 1 else self.policy.choose(view, moves, rng)
             step = play_step(position, chosen)
 

@@ -12,7 +12,7 @@ from server.ai.dificil import Dificil, Tuning
 from server.ai.normal import Tuning as NormalTuning
 from server.ai.odds import hand_chance, match_chance, result_chance
 from server.ai.solver import solve
-from server.engine import DECK, Card, Move, Position, legal_moves, play_step, view_for
+from server.engine import DECK, Card, Move, Pile, Position, legal_moves, play_step, view_for
 
 from .helpers import cards, game_positions
 
@@ -175,3 +175,23 @@ def test_hand_chance_knows_the_18_points_rule() -> None:
     assert abs(late[0] - late[1]) < 1e-9
     early = hand_chance((10, 11), with_aces, (2, 0), 0), hand_chance((10, 11), without, (0, 0), 0)
     assert early[0] > early[1] + 0.1
+
+
+def test_sampled_worlds_agree_with_the_view_and_the_pile_rule() -> None:
+    # the opponent (seat 1) owns piles of 9 and 13: every world gives it a 9 and a king
+    piles = (Pile.parse("p1", "6d 3s", value=9, owner=1), Pile.parse("p2", "Qh Ac", value=13,
+                                                                      owner=1))
+    mine, loose, theirs = cards("2c 8h 5d"), cards("4c"), cards("9s Ks 2d")
+    used = {*mine, *loose, *theirs, *piles[0].cards, *piles[1].cards}
+    rest = [c for c in DECK if c not in used]
+    pos = Position(hands=(mine, theirs), cards=loose, piles=piles, turn=0, dealer=1,
+                   deck=tuple(rest[:16]), captured=((), tuple(rest[16:])), last_capturer=1)
+    pos.check()
+    view = view_for(pos, 0)
+    rng = random.Random(4)
+    dificil = Dificil()
+    for _ in range(200):
+        world = dificil.sample_world(view, sorted(view.unseen()), rng)
+        assert view_for(world, 0) == view
+        assert {9, 13} <= {c.capture_value for c in world.hands[1]}
+        assert sorted(world.hands[1] + world.deck) == sorted(pos.hands[1] + pos.deck)
