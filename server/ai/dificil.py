@@ -12,8 +12,9 @@ It sees only the seat's ``View``, like every level. For each decision:
    hand and orders the deck from the unseen cards, consistent with what has been seen (an
    opponent who owns a pile holds a card that takes it, RULES.md 4.4). In each such world
    it plays every candidate, then plays the rest of the deal out with Normal's judgement
-   for both seats (greedy rollouts make such searchers weaker) and values the end of the
-   deal by the chance of winning the match (``odds.hand_chance``: the 18-points rule, the
+   for both seats (greedy rollouts make such searchers weaker), the next deal too when
+   few plays were left (what a move leaves on the table for the next hands counts), and
+   values the end of that deal by the chance of winning the match (``odds.hand_chance``: the 18-points rule, the
    race to 21 counted in order). The move with the largest sum over the worlds is chosen;
    every candidate is played out in the same worlds with the same rollout seeds, so the
    comparison is between moves, not between luck.
@@ -45,7 +46,9 @@ def _rollout_tuning() -> NormalTuning:
 class Tuning:
     samples: int = 12  # worlds (opponent hand and deck order) per decision
     candidates: int = 6  # Normal's best moves searched at the root
-    deals: int = 1  # rollouts stop at the end of the current deal plus deals - 1 more
+    # rollouts stop at the end of the deal in which they reach this many plays (so near a
+    # deal's end they play the next deal too: what the table offers the next hands counts)
+    min_plays: int = 4
     solver_nodes: int = 30_000  # the last deal's exact search gives up past this
     rollout: NormalTuning = field(default_factory=_rollout_tuning)
 
@@ -115,24 +118,23 @@ class Dificil:
 
     def rollout(self, world: Position, move: Move, seat: int, rng: random.Random) -> float:
         """``seat``'s chance to win the match after ``move`` in ``world``: the rest of the
-        deal (and ``Tuning.deals - 1`` more) played by Normal's judgement for both seats."""
+        deal (and the next one, if fewer than ``Tuning.min_plays`` plays were left) played
+        by Normal's judgement for both seats."""
         step = play_step(world, move)
-        deals = 0
+        plays = 1
         while True:
             if step.result is not None:
                 return result_chance(step.result, seat)
             position = step.position
-            if step.dealt:
-                deals += 1
-                if deals >= self.tuning.deals:
-                    return hand_chance(position.scores, position.captured, position.limpias,
-                                       seat)
+            if step.dealt and plays >= self.tuning.min_plays:
+                return hand_chance(position.scores, position.captured, position.limpias, seat)
             view = view_for(position, position.turn)
             moves = legal_moves(view.as_position())
             if not moves:  # a world the rules never reach; value it as it stands
                 return hand_chance(position.scores, position.captured, position.limpias, seat)
             chosen = moves[0] if len(moves) == 1 else self.policy.choose(view, moves, rng)
             step = play_step(position, chosen)
+            plays += 1
 
 
 def _unseen(view: View) -> list[Card]:
