@@ -12,11 +12,12 @@ It sees only the seat's ``View``, like every level. For each decision:
    hand and orders the deck from the unseen cards, consistent with what has been seen (an
    opponent who owns a pile holds a card that takes it, RULES.md 4.4). In each such world
    it plays every candidate, then plays the rest of the deal out with Normal's judgement
-   for both seats (greedy rollouts make such searchers weaker) (the next deal too if
-   ``Tuning.min_plays`` asks for it), and values the end of that deal by the chance of winning the match (``odds.hand_chance``:
-   the 18-points rule, the race to 21 counted in order). The move with the largest sum
-   over the worlds is chosen; every candidate is played out in the same worlds with the
-   same rollout seeds, so the comparison is between moves, not between luck.
+   for both seats (greedy rollouts make such searchers weaker; the next deal too if
+   ``Tuning.min_plays`` asks for it), and values the end of that deal by the chance of
+   winning the match (``odds.hand_chance``: the 18-points rule, the race to 21 counted in
+   order). The move with the largest sum over the worlds is chosen; every candidate is
+   played out in the same worlds with the same rollout seeds, so the comparison is
+   between moves, not between luck.
 
 Everything is driven by ``rng`` and fixed counts (samples, candidates, solver nodes),
 never by a clock: a seed gives the same move on any machine.
