@@ -2,14 +2,16 @@
 
 A search such as Difícil's takes a few tenths of a second of CPU; run in the server's
 process it would hold the interpreter's lock and slow every other room. ``AiPool`` hands
-each decision to a small ``ProcessPoolExecutor`` (at most one worker per core) and lets
-at most ``queue`` more requests wait inside it; further callers wait their turn here, in
-order, without holding anything. The position crosses to the worker as its NOTATION text
-and the move comes back as text; inside the worker only the seat's view is used
-(``choose_for_position``).
+each decision to a small ``ProcessPoolExecutor`` (at most one worker per core, each at a
+lower scheduling priority than the server, so busy workers never starve its event loop
+of a core) and lets at most ``queue`` more requests wait inside it; further callers wait
+their turn here, in order, without holding anything. The position crosses to the worker
+as its NOTATION text and the move comes back as text; inside the worker only the seat's
+view is used (``choose_for_position``).
 
-``AiPool(0)`` runs decisions in a thread of this process instead (for tests and tools that
-build a ``RoomManager`` by hand); the app always starts real workers (``AI_WORKERS``).
+``AiPool(0)`` runs decisions in a thread of this process instead (for tests and tools);
+the app always starts real workers (``AI_WORKERS``) and hands ``AiPool.choose`` to the
+room registry.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..engine import Move, Position
 log = logging.getLogger(__name__)
 
 DEFAULT_QUEUE = 32
+WORKER_NICE = 10  # workers run this much "nicer" than the server
 
 
 def cores() -> int:
@@ -44,8 +47,11 @@ def choose_text(level: str, position_text: str, seed: str) -> tuple[str, int]:
 
 
 def _warm_up() -> None:
-    """A worker's first job: ignore Ctrl-C (the server stops its workers itself) and load
-    the players, so the first real decision is not slowed by imports."""
+    """A worker's first job: give way to the server (a lower priority, so on a machine
+    whose cores are all busy searching, the event loop still runs at once), ignore Ctrl-C
+    (the server stops its workers itself) and load the players, so the first real decision
+    is not slowed by imports."""
+    os.nice(WORKER_NICE)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from . import LEVELS
     from .odds import match_chance

@@ -6,7 +6,7 @@ import asyncio
 import os
 
 from server.ai import choose_for_position
-from server.ai.pool import AiPool, cores
+from server.ai.pool import WORKER_NICE, AiPool, cores
 from server.engine import Match, legal_moves
 
 from .helpers import game_positions
@@ -30,6 +30,10 @@ async def test_workers_answer_the_same_moves_as_this_process() -> None:
         # worker processes have their own string hashes: the moves must not depend on them
         assert moves == expected
         assert len(pool.worker_pids) == 1 and os.getpid() not in pool.worker_pids
+        # the worker gives way to the server's event loop
+        (worker,) = pool.worker_pids
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(mine + WORKER_NICE, 19)
     finally:
         await pool.close()
     try:
