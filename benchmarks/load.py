@@ -9,11 +9,16 @@ view's options: a capture, else a trail, else a build) and ask for a rematch at 
   people's pace:   bots wait 1-3 s (seeded) before each move; rooms are added in steps
                    until the round trip p99 goes over 100 ms or the cap is reached:
                    rooms held, server RSS per room, errors.
+  computer:        F friend rooms at people's pace; their round trip is measured alone,
+                   then again while C rooms play Difícil flat out (a bot that moves as soon
+                   as it may, so the server's computer workers never rest): does a room
+                   waiting for Difícil delay the moves of other rooms?
 
     .venv/bin/python benchmarks/load.py                       # both, default sizes
     .venv/bin/python benchmarks/load.py --mode flat --rooms 50 --seconds 10
     .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10
     .venv/bin/python benchmarks/load.py --server-root /tmp/old   # another checkout's server
+    .venv/bin/python benchmarks/load.py --mode computer --friends 200 --computers 100
 
 The bots run in this one process on the same machine, so they share its cores with the
 server: the figures are a floor for the server alone.
@@ -183,6 +188,77 @@ async def bot(url: str, token: str, stats: Stats, pace: bool, rng: random.Random
         stats.error(type(exc).__name__)
 
 
+async def make_computer_room(http: httpx.AsyncClient, sem: asyncio.Semaphore,
+                             level: str) -> str:
+    async with sem:
+        r = await http.post("/api/rooms", json={"mode": "computer", "level": level,
+                                                "name": "Bot"})
+        return str(r.json()["token"])
+
+
+async def add_computer_rooms(port: int, count: int, level: str, stats: Stats, seed: int,
+                             stop: asyncio.Event, tasks: list[asyncio.Task[None]]) -> None:
+    sem = asyncio.Semaphore(32)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        tokens = await asyncio.gather(*(make_computer_room(http, sem, level)
+                                        for _ in range(count)))
+    url = f"ws://127.0.0.1:{port}/ws"
+    readies = []
+    for i, token in enumerate(tokens):
+        ready = asyncio.Event()
+        readies.append(ready)
+        rng = random.Random(f"{seed}:computer:{i}")
+        tasks.append(asyncio.create_task(bot(url, token, stats, False, rng, stop, ready)))
+    await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds of the live child processes of ``pid`` (the computer workers)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            total += cpu_seconds(int(entry.name))
+    return total
+
+
+async def computer_load(port: int, pid: int, friends: int, computers: int, level: str,
+                        hold: float, seed: int) -> dict[str, Any]:
+    """Friend rooms' round trip alone, then beside rooms playing the computer."""
+    stats, computer_stats, stop, tasks = Stats(), Stats(), asyncio.Event(), []
+
+    async def window(label: str) -> dict[str, Any]:
+        await asyncio.sleep(hold / 3)  # let the newest bots settle into their pace
+        start = time.time()
+        cpu0, workers0 = cpu_seconds(pid), children_cpu(pid)
+        moves0 = computer_stats.moves
+        await asyncio.sleep(hold * 2 / 3)
+        end = time.time()
+        seconds = end - start
+        friend = [r for t, r in stats.rtts if start <= t <= end]
+        row = {"phase": label, "friend_moves": len(friend), "friend_rtt": summary(friend),
+               "computer_room_moves_per_s": round((computer_stats.moves - moves0) / seconds, 1),
+               "server_cpu_share": round((cpu_seconds(pid) - cpu0) / seconds, 2),
+               "workers_cpu_share": round((children_cpu(pid) - workers0) / seconds, 2),
+               "machine_load_1min": os.getloadavg()[0],
+               "errors": dict(stats.errors), "computer_errors": dict(computer_stats.errors)}
+        print("  computer step:", json.dumps(row, ensure_ascii=False), flush=True)
+        return row
+
+    await add_rooms(port, friends, stats, True, seed, stop, tasks)
+    alone = await window(f"{friends} friend rooms alone")
+    await add_computer_rooms(port, computers, level, computer_stats, seed, stop, tasks)
+    beside = await window(f"{friends} friend rooms + {computers} {level} rooms")
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"alone": alone, "beside": beside}
+
+
 async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str]:
     async with sem:
         r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
@@ -333,6 +409,10 @@ async def main_async(args: argparse.Namespace) -> None:
                 result = await flat_out(port, proc.pid, args.rooms, args.seconds, args.seed,
                                         args.procs)
                 print("flat out:", json.dumps(result, ensure_ascii=False), flush=True)
+            if args.mode == "computer":
+                result = await computer_load(port, proc.pid, args.friends, args.computers,
+                                             args.level, args.hold, args.seed)
+                print("computer:", json.dumps(result, ensure_ascii=False), flush=True)
             if args.mode in ("pace", "both"):
                 result = await peoples_pace(port, proc.pid, args.step, args.cap, args.hold,
                                             args.seed, args.p99_limit)
@@ -351,7 +431,11 @@ async def main_async(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mode", choices=["flat", "pace", "both"], default="both")
+    parser.add_argument("--mode", choices=["flat", "pace", "both", "computer"], default="both")
+    parser.add_argument("--friends", type=int, default=200, help="computer: friend rooms")
+    parser.add_argument("--computers", type=int, default=100,
+                        help="computer: rooms against the computer")
+    parser.add_argument("--level", default="dificil", help="computer: their level")
     parser.add_argument("--rooms", type=int, default=200, help="flat out: rooms")
     parser.add_argument("--seconds", type=float, default=20, help="flat out: seconds")
     parser.add_argument("--procs", type=int, default=2, help="flat out: bot processes")

@@ -24,6 +24,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .ai.pool import AiPool, cores
 from .config import Settings
 from .fanout import Fanout, LocalHub
 from .limits import FailureBudget, SlidingLimit, client_key
@@ -452,7 +453,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             await asyncio.to_thread(upgrade, settings.database_url)
         storage = SqlStorage.from_url(settings.database_url, settings.sqlite_synchronous)
         app.state.hub = LocalHub()
-        app.state.registry = registry = RoomRegistry(storage, app.state.hub, settings)
+        ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
+        app.state.registry = registry = RoomRegistry(storage, app.state.hub, settings,
+                                                     ai_pool.choose)
         app.state.lobby = Lobby(registry)
         purger = (asyncio.create_task(run_purges(registry, settings))
                   if settings.purge_interval > 0 else None)
@@ -470,6 +473,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
                     await purger
             app.state.qr.close()
             await registry.stop_all()
+            await ai_pool.close()
             await storage.close()
 
     app = Starlette(routes=routes(settings), lifespan=lifespan,

@@ -67,6 +67,10 @@ class Settings:
     purge_interval: float = 3600.0  # seconds between purges; 0: never purge
     purge_rooms_after: float = 30 * 86400.0  # a room untouched this long is deleted
     purge_codes_after: float = 86400.0  # a rejoin code is deleted this long after it expired
+    # computer decisions run in this many worker processes (at most one per core; 0 or
+    # unset: one per core), with at most ai_queue more requests waiting inside the pool
+    ai_workers: int = 0
+    ai_queue: int = 32
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -122,4 +126,6 @@ class Settings:
             purge_interval=_number(e, "PURGE_INTERVAL", cls.purge_interval),
             purge_rooms_after=_number(e, "PURGE_ROOMS_AFTER", cls.purge_rooms_after),
             purge_codes_after=_number(e, "PURGE_CODES_AFTER", cls.purge_codes_after),
+            ai_workers=_number(e, "AI_WORKERS", cls.ai_workers),
+            ai_queue=_number(e, "AI_QUEUE", cls.ai_queue),
         )

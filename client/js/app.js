@@ -155,10 +155,14 @@ function showInicio(message = null) {
     }
   };
 
-  const computerButtons = ["facil", "normal"].map((level) => {
+  const levels = {
+    facil: ["Fácil", "para aprender"],
+    normal: ["Normal", "un buen reto"],
+    dificil: ["Difícil", "juega como el mejor de la familia"],
+  };
+  const computerButtons = Object.entries(levels).map(([level, [label, line]]) => {
     const button = h("button", { type: "button", class: "btn big", "data-level": level },
-      level === "facil" ? "Fácil" : "Normal",
-      h("span", { class: "sub" }, level === "facil" ? "para aprender" : "un buen reto"));
+      label, h("span", { class: "sub" }, line));
     button.addEventListener("click", () =>
       play(button, "Preparando la mesa…", { mode: "computer", level }));
     return button;

@@ -26,7 +26,7 @@ function qrImage(path, alt) {
   return img;
 }
 
-const LEVEL_NAMES = { facil: "Fácil", normal: "Normal" };
+const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -985,7 +985,8 @@ export class Game {
       h("p", {}, `${name} no ha vuelto. ¿Quieres que la computadora juegue por ${name}?`),
       h("div", { class: "button-row" },
         h("button", { type: "button", class: "btn", onclick: () => this.takeover("facil") }, "Sí, en Fácil"),
-        h("button", { type: "button", class: "btn", onclick: () => this.takeover("normal") }, "Sí, en Normal")),
+        h("button", { type: "button", class: "btn", onclick: () => this.takeover("normal") }, "Sí, en Normal"),
+        h("button", { type: "button", class: "btn", onclick: () => this.takeover("dificil") }, "Sí, en Difícil")),
       h("p", { class: "small" }, `Si prefieres, espera: cuando ${name} vuelva, sigue jugando.`));
   }
 

@@ -8,29 +8,28 @@ from __future__ import annotations
 
 import random
 
-from ..engine import Move, Position, View, legal_moves, view_for
+from ..engine import EngineError, Move, Position, View, legal_moves, view_for
 from .base import Player
+from .dificil import Dificil
 from .facil import Facil
+from .normal import Normal
 
-LEVELS: dict[str, Player] = {"facil": Facil()}
-
-
-def _register_normal() -> None:
-    try:
-        from .normal import Normal
-    except ImportError:  # pragma: no cover - Normal is being written
-        return
-    LEVELS["normal"] = Normal()
+LEVELS: dict[str, Player] = {"facil": Facil(), "normal": Normal(), "dificil": Dificil()}
 
 
-_register_normal()
+class NoLegalMove(EngineError):
+    """The seat to move has no legal move (a position the rules never reach: a pile owner
+    without the card that takes it), so no player can choose one."""
 
 
 def choose_for_position(level: str, position: Position, seed: int | str) -> Move:
-    """The move the ``level`` player makes for the seat to move, from that seat's view."""
+    """The move the ``level`` player makes for the seat to move, from that seat's view.
+    Raises NoLegalMove if that seat has no legal move."""
     player = LEVELS[level]
     view = view_for(position, position.turn)
     moves = legal_moves(view.as_position())
+    if not moves:
+        raise NoLegalMove("the seat to move has no legal move")
     return player.choose(view, moves, random.Random(f"{level}:{seed}"))
 
 
@@ -38,4 +37,4 @@ def choose(level: str, view: View, moves: list[Move], rng: random.Random) -> Mov
     return LEVELS[level].choose(view, moves, rng)
 
 
-__all__ = ["LEVELS", "Player", "choose", "choose_for_position"]
+__all__ = ["LEVELS", "NoLegalMove", "Player", "choose", "choose_for_position"]

@@ -67,6 +67,14 @@ class Normal:
             return legal_moves[0]
         return _Decision(view, self.tuning, rng).best(legal_moves)
 
+    def ranked(self, view: View, legal_moves: list[Move],
+               rng: random.Random) -> list[tuple[Move, float]]:
+        """Normal's candidate moves with its expected value of each, best first (ties in
+        the legal order)."""
+        scored = _Decision(view, self.tuning, rng).scored(legal_moves)
+        order = sorted(range(len(scored)), key=lambda i: (-round(scored[i][1], 9), i))
+        return [scored[i] for i in order]
+
 
 def _weights(view: View, tuning: Tuning) -> Weights:
     """Per seat: a card's weight is its share of the categories still open (más cartas and
@@ -292,19 +300,25 @@ class _Decision:
     # -- evaluation ---------------------------------------------------------------------
 
     def best(self, moves: list[Move]) -> Move:
-        hands, fresh = self.opponent_hands()
-        my_hand = self.view.hand
         best_score = float("-inf")
         best_moves: list[Move] = []
-        for move, gain, table, captured in self.candidates(moves):
-            rest = list(my_hand)
-            rest.remove(move.card)
-            score = gain + self.after(table, tuple(rest), hands, fresh, captured)
+        for move, score in self.scored(moves):
             if score > best_score + 1e-9:
                 best_score, best_moves = score, [move]
             elif score > best_score - 1e-9:
                 best_moves.append(move)
         return best_moves[0] if len(best_moves) == 1 else self.rng.choice(best_moves)
+
+    def scored(self, moves: list[Move]) -> list[tuple[Move, float]]:
+        """The candidate moves (see ``candidates``) with their expected values."""
+        hands, fresh = self.opponent_hands()
+        my_hand = self.view.hand
+        scored: list[tuple[Move, float]] = []
+        for move, gain, table, captured in self.candidates(moves):
+            rest = list(my_hand)
+            rest.remove(move.card)
+            scored.append((move, gain + self.after(table, tuple(rest), hands, fresh, captured)))
+        return scored
 
     def after(self, table: SimTable, rest: tuple[Card, ...],
               hands: list[tuple[int, ...]], fresh: bool, captured: bool) -> float:

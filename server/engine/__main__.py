@@ -46,6 +46,8 @@ def answer(request: object) -> dict[str, Any]:
         return {"error": str(exc)}
     except RecursionError:
         return {"error": "request too deeply nested"}
+    except Exception as exc:  # a fault of ours must not stop the oracle: say so, go on
+        return {"error": f"internal error: {type(exc).__name__}: {exc}"}
 
 
 def serve(lines: TextIO, out: TextIO) -> None:

@@ -151,7 +151,7 @@ def test_oracle_play_follows_a_whole_match(oracle: Oracle) -> None:
         match, _ = match.play(move)
 
 
-@pytest.mark.parametrize("level", ["facil", "normal"])
+@pytest.mark.parametrize("level", ["facil", "normal", "dificil"])
 def test_choose_answers_a_legal_move_and_the_same_each_time(oracle: Oracle, level: str) -> None:
     from server.ai import LEVELS
 
@@ -163,7 +163,7 @@ def test_choose_answers_a_legal_move_and_the_same_each_time(oracle: Oracle, leve
     assert oracle.ask(request) == first
 
 
-@pytest.mark.parametrize("level", ["facil", "normal"])
+@pytest.mark.parametrize("level", ["facil", "normal", "dificil"])
 @pytest.mark.parametrize("seed", [3, 11, "x"])
 def test_choose_sees_neither_the_opponent_hand_nor_the_deck_order(
     oracle: Oracle, level: str, seed: int | str
@@ -181,6 +181,25 @@ def test_choose_sees_neither_the_opponent_hand_nor_the_deck_order(
     one = oracle.ask({"op": "choose", "level": level, "position": base, "seed": seed})
     two = oracle.ask({"op": "choose", "level": level, "position": other, "seed": seed})
     assert one == two and "move" in one
+
+
+# a seat that owns a pile of 2 without a card to take it: no legal move (found by
+# differential fuzzing; it used to kill the oracle with an IndexError)
+NO_MOVE = {"hands": [["6c"], []],
+           "table": {"cards": [], "piles": [{"id": "p1", "cards": ["Ad", "Ac"], "value": 2,
+                                             "owner": 0, "double": False}]},
+           "turn": 0}
+
+
+@pytest.mark.parametrize("level", ["facil", "normal", "dificil"])
+def test_choose_without_a_legal_move_is_an_error_and_the_oracle_goes_on(
+    oracle: Oracle, level: str
+) -> None:
+    assert oracle.ask({"op": "moves", "position": NO_MOVE}) == {"moves": []}
+    answer = oracle.ask({"op": "choose", "level": level, "position": NO_MOVE, "seed": 1})
+    assert set(answer) == {"error"} and "no legal move" in answer["error"]
+    again = oracle.ask({"op": "choose", "level": level, "position": POSITION, "seed": 1})
+    assert Move.from_json(again["move"]) in legal_moves(Position.from_json(POSITION))
 
 
 GARBAGE = [

@@ -1,0 +1,159 @@
+"""Difícil (RULES.md 7): a determinized searcher that values the match, not the hand.
+
+It sees only the seat's ``View``, like every level. For each decision:
+
+1. **Candidates.** Normal's judgement ranks the legal moves (``Normal.ranked``); the best
+   ``Tuning.candidates`` of them are searched (all of them in the last deal).
+2. **The last deal is solved exactly.** Once the deck is empty the unseen cards are
+   exactly the opponent's hand, so the rest of the hand is a game of perfect information
+   of at most 8 plays: ``solver.solve`` searches it whole and values each ending by the
+   chance of winning the match.
+3. **Otherwise, determinized search.** ``Tuning.samples`` times it deals the opponent a
+   hand and orders the deck from the unseen cards, consistent with what has been seen (an
+   opponent who owns a pile holds a card that takes it, RULES.md 4.4). In each such world
+   it plays every candidate, then plays the rest of the deal out with Normal's judgement
+   for both seats (greedy rollouts make such searchers weaker; the next deal too if
+   ``Tuning.min_plays`` asks for it), and values the end of that deal by the chance of
+   winning the match (``odds.hand_chance``: the 18-points rule, the race to 21 counted in
+   order). The move with the largest sum over the worlds is chosen; every candidate is
+   played out in the same worlds with the same rollout seeds, so the comparison is
+   between moves, not between luck.
+
+Everything is driven by ``rng`` and fixed counts (samples, candidates, solver nodes),
+never by a clock: a seed gives the same move on any machine.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ..engine import DECK, Card, Move, Position, View, legal_moves, play_step, view_for
+from .normal import Normal
+from .normal import Tuning as NormalTuning
+from .odds import hand_chance, result_chance
+from .solver import solve
+
+DECK_ORDER = {card: i for i, card in enumerate(DECK)}
+REJECTION_TRIES = 20  # opponent hands drawn before one is mended to hold its pile cards
+
+
+def _rollout_tuning() -> NormalTuning:
+    return NormalTuning(samples=4, max_candidates=10, min_builds=3)
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    samples: int = 12  # worlds (opponent hand and deck order) per decision
+    candidates: int = 6  # Normal's best moves searched at the root
+    # rollouts stop at the end of the deal in which they reach this many plays (above 1,
+    # near a deal's end they play the next deal too; 4 cost 40% more time and won no more
+    # matches against Normal in 40 paired matches, 25 against 26)
+    min_plays: int = 1
+    solver_nodes: int = 30_000  # the last deal's exact search gives up past this
+    rollout: NormalTuning = field(default_factory=_rollout_tuning)
+
+
+class Dificil:
+    name = "dificil"
+
+    def __init__(self, tuning: Tuning | None = None) -> None:
+        self.tuning = tuning or Tuning()
+        self.judge = Normal()
+        self.policy = Normal(self.tuning.rollout)
+
+    def choose(self, view: View, legal_moves: list[Move], rng: random.Random) -> Move:
+        if len(legal_moves) == 1:
+            return legal_moves[0]
+        ranked = [move for move, _ in self.judge.ranked(view, legal_moves, rng)]
+        unseen = _unseen(view)
+        if view.deck_size == 0 and len(unseen) == view.opponent_hand_size:
+            # the unseen cards are the opponent's hand: search every move, Normal's first
+            first = set(ranked)
+            ordered = ranked + [m for m in legal_moves if m not in first]
+            solved = solve(_world(view, unseen, ()), ordered, view.seat,
+                           self.tuning.solver_nodes)
+            if solved is not None:
+                return solved
+        return self.search(view, ranked[: self.tuning.candidates], rng)
+
+    def search(self, view: View, candidates: list[Move], rng: random.Random) -> Move:
+        """The candidate with the best total chance of winning over sampled worlds."""
+        if len(candidates) == 1:
+            return candidates[0]
+        unseen = _unseen(view)
+        totals = [0.0] * len(candidates)
+        for _ in range(self.tuning.samples):
+            world = self.sample_world(view, unseen, rng)
+            seed = rng.getrandbits(64)
+            for i, move in enumerate(candidates):
+                totals[i] += self.rollout(world, move, view.seat, random.Random(seed))
+        best = max(range(len(candidates)), key=lambda i: (round(totals[i], 9), -i))
+        return candidates[best]
+
+    def sample_world(self, view: View, unseen: list[Card], rng: random.Random) -> Position:
+        """A position consistent with ``view``: an opponent hand and a deck order drawn
+        from the unseen cards; an opponent who owns a pile holds a card that takes it."""
+        size = min(view.opponent_hand_size, len(unseen))
+        needed = sorted({p.value for p in view.piles if p.owner != view.seat})
+        hand: list[Card] = []
+        for _ in range(REJECTION_TRIES):
+            hand = rng.sample(unseen, size)
+            if _holds(hand, needed):
+                break
+        else:  # rare: give it a taker of each of its piles first, then the rest at random
+            hand = []
+            for value in needed:
+                takers = [c for c in unseen if c.capture_value == value and c not in hand]
+                if takers and not _holds(hand, [value]):
+                    hand.append(rng.choice(takers))
+            hand = hand[:size]
+            others = [c for c in unseen if c not in hand]
+            hand += rng.sample(others, size - len(hand))
+        chosen = set(hand)
+        deck = [c for c in unseen if c not in chosen]
+        rng.shuffle(deck)
+        # in a real game the rest is exactly the deck; a position written by hand may
+        # leave cards out altogether
+        return _world(view, hand, tuple(deck[: view.deck_size]))
+
+    def rollout(self, world: Position, move: Move, seat: int, rng: random.Random) -> float:
+        """``seat``'s chance to win the match after ``move`` in ``world``: the rest of the
+        deal (and the next one, if fewer than ``Tuning.min_plays`` plays were left) played
+        by Normal's judgement for both seats."""
+        step = play_step(world, move)
+        plays = 1
+        while True:
+            if step.result is not None:
+                return result_chance(step.result, seat)
+            position = step.position
+            if step.dealt and plays >= self.tuning.min_plays:
+                return hand_chance(position.scores, position.captured, position.limpias, seat)
+            view = view_for(position, position.turn)
+            moves = legal_moves(view.as_position())
+            if not moves:  # a world the rules never reach; value it as it stands
+                return hand_chance(position.scores, position.captured, position.limpias, seat)
+            chosen = moves[0] if len(moves) == 1 else self.policy.choose(view, moves, rng)
+            step = play_step(position, chosen)
+            plays += 1
+
+
+def _unseen(view: View) -> list[Card]:
+    """The cards this seat has not seen, in a fixed order (a set's order is not)."""
+    return sorted(view.unseen(), key=DECK_ORDER.__getitem__)
+
+
+def _holds(hand: list[Card], values: list[int]) -> bool:
+    return all(any(c.capture_value == v for c in hand) for v in values)
+
+
+def _world(view: View, opponent: list[Card] | tuple[Card, ...],
+           deck: tuple[Card, ...]) -> Position:
+    hands: list[tuple[Card, ...]] = [(), ()]
+    hands[view.seat] = view.hand
+    hands[1 - view.seat] = tuple(opponent)
+    return Position(
+        hands=(hands[0], hands[1]), cards=view.cards, piles=view.piles, turn=view.turn,
+        dealer=view.dealer, deck=deck, captured=view.captured, limpias=view.limpias,
+        last_capturer=view.last_capturer, scores=view.scores,
+    )
