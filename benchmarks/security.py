@@ -38,11 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 from server.limits import SlidingLimit  # noqa: E402
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from load import cpu_seconds, free_port  # noqa: E402
 
 
 def start(tmp: Path, env_extra: dict[str, str], command: list[str] | None = None
@@ -70,11 +67,6 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def healthz_watch(port: int, stop: asyncio.Event, source: str = "127.0.0.250"

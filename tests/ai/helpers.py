@@ -61,3 +61,15 @@ def game_positions(seed: int, players: tuple[Player, Player], limit: int = 10_00
         move = players[pos.turn].choose(view, moves, rngs[pos.turn])
         yield pos, moves, move
         match, _ = match.play(move)
+
+
+def shuffle_hidden(pos: Position, seed: int) -> Position:
+    """The same position for the seat to move with the opponent's hand and the deck dealt
+    differently: the cards the seat cannot see are shuffled together and redistributed."""
+    other = 1 - pos.turn
+    hidden = list(pos.hands[other]) + list(pos.deck)
+    random.Random(seed).shuffle(hidden)
+    size = len(pos.hands[other])
+    hands = list(pos.hands)
+    hands[other] = tuple(hidden[:size])
+    return pos.replace(hands=(hands[0], hands[1]), deck=tuple(hidden[size:]))

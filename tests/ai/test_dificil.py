@@ -14,7 +14,7 @@ from server.ai.odds import hand_chance, match_chance, result_chance
 from server.ai.solver import solve
 from server.engine import DECK, Card, Move, Pile, Position, legal_moves, play_step, view_for
 
-from .helpers import cards, game_positions
+from .helpers import cards, game_positions, shuffle_hidden
 
 NORMAL = LEVELS["normal"]
 FACIL = LEVELS["facil"]
@@ -38,15 +38,6 @@ def _positions(count: int, *, deck: bool, every: int = 5) -> list[Position]:
         seed += 1
     return found[:count]
 
-
-def _shuffle_hidden(pos: Position, seed: int) -> Position:
-    other = 1 - pos.turn
-    hidden = list(pos.hands[other]) + list(pos.deck)
-    random.Random(seed).shuffle(hidden)
-    size = len(pos.hands[other])
-    hands = list(pos.hands)
-    hands[other] = tuple(hidden[:size])
-    return pos.replace(hands=(hands[0], hands[1]), deck=tuple(hidden[size:]))
 
 
 def _choose(player: Dificil, pos: Position, seed: int) -> Move:
@@ -76,7 +67,7 @@ def test_the_same_move_whatever_the_hidden_cards() -> None:
     moved = 0
     for pos in positions:
         mine = _choose(SMALL, pos, 5)
-        for other in (_shuffle_hidden(pos, 1), pos.replace(deck=tuple(reversed(pos.deck)))):
+        for other in (shuffle_hidden(pos, 1), pos.replace(deck=tuple(reversed(pos.deck)))):
             moved += other != pos
             assert view_for(other, other.turn) == view_for(pos, pos.turn)
             assert _choose(SMALL, other, 5) == mine
@@ -85,7 +76,7 @@ def test_the_same_move_whatever_the_hidden_cards() -> None:
 
 def test_the_real_level_is_blind_too() -> None:
     pos = _positions(1, deck=True, every=7)[0]
-    other = _shuffle_hidden(pos, 3)
+    other = shuffle_hidden(pos, 3)
     assert other != pos
     assert choose_for_position("dificil", other, "s") == choose_for_position("dificil", pos, "s")
 

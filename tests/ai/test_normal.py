@@ -16,7 +16,7 @@ from server.ai import LEVELS, choose_for_position
 from server.ai.normal import Normal, Tuning
 from server.engine import Match, Move, Pile, Position, legal_moves, view_for
 
-from .helpers import choose, game_positions, position
+from .helpers import choose, game_positions, position, shuffle_hidden
 
 NORMAL = LEVELS["normal"]
 FACIL = LEVELS["facil"]
@@ -35,17 +35,6 @@ def _mid_game_positions(count: int) -> list[Position]:
         seed += 1
     return found[:count]
 
-
-def _shuffle_hidden(pos: Position, seed: int) -> Position:
-    """The same position for the seat to move with the opponent's hand and the deck dealt
-    differently: the cards the seat cannot see are shuffled together and redistributed."""
-    other = 1 - pos.turn
-    hidden = list(pos.hands[other]) + list(pos.deck)
-    random.Random(seed).shuffle(hidden)
-    size = len(pos.hands[other])
-    hands = list(pos.hands)
-    hands[other] = tuple(hidden[:size])
-    return pos.replace(hands=(hands[0], hands[1]), deck=tuple(hidden[size:]))
 
 
 def test_is_registered() -> None:
@@ -67,7 +56,7 @@ def test_sees_only_its_view() -> None:
     positions = _mid_game_positions(12)
     changed = 0
     for pos in positions:
-        variants = [_shuffle_hidden(pos, k) for k in range(3)]
+        variants = [shuffle_hidden(pos, k) for k in range(3)]
         variants.append(pos.replace(deck=tuple(reversed(pos.deck))))  # only the deck order
         for other in variants:
             if other != pos:
@@ -84,7 +73,7 @@ def test_sees_only_its_view_through_the_oracle() -> None:
     requests = []
     positions = _mid_game_positions(4)
     for pos in positions:
-        for variant in (pos, _shuffle_hidden(pos, 1), _shuffle_hidden(pos, 2)):
+        for variant in (pos, shuffle_hidden(pos, 1), shuffle_hidden(pos, 2)):
             requests.append(
                 {"op": "choose", "level": "normal", "position": variant.to_json(), "seed": 5}
             )
