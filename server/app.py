@@ -167,6 +167,19 @@ async def create_room(request: Request) -> Response:
 
 
 @api
+async def invitation(request: Request) -> Response:
+    limited(request, "join_limit")
+    budget = budget_of(request, "invite_failures")
+    try:
+        answer = await lobby_of(request).invitation(request.path_params["invite"])
+    except ApiError as exc:
+        if exc.code == "invite_unknown":
+            budget.charge()
+        raise
+    return JSONResponse(answer)
+
+
+@api
 async def join_room(request: Request) -> Response:
     limited(request, "join_limit")
     data = await read_json(request)
@@ -435,6 +448,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room}", room_summary),
         Route("/api/join", join_room, methods=["POST"]),
+        Route("/api/invites/{invite}", invitation),
         Route("/api/rejoin-codes", create_rejoin_code, methods=["POST"]),
         Route("/api/rejoin", use_rejoin_code, methods=["POST"]),
         Route("/api/qr", qr_svg, methods=["POST"]),

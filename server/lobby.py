@@ -122,6 +122,16 @@ class Lobby:
             raise ApiError("room_full")
         return {"room": room_id, "seat": 1, "token": token}
 
+    async def invitation(self, invite: object) -> dict[str, Any]:
+        """Who invites: the host's name as the server stored it (checked by the name rules),
+        so an invitation link cannot make up its sender."""
+        invite_code = normalize_code(plain_text(invite, 32, "invite_unknown"))
+        room_id = await self.storage.room_for_invite(invite_code)
+        state = await self.storage.load_room(room_id) if room_id is not None else None
+        if state is None:
+            raise ApiError("invite_unknown")
+        return {"host": state.names[0], "open": state.names[1] is None}
+
     async def summary(self, room_id: str) -> dict[str, Any]:
         """A live room answers itself; any other is rebuilt for the answer and not kept in
         memory (a stranger asking for summaries loads no rooms)."""

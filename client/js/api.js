@@ -42,8 +42,37 @@ export function createRoom(body) {
   return call("POST", "/api/rooms", body);
 }
 
+/** A random key for one request: its retries carry the same key and get the same answer. */
+function retryKey() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** A POST that is safe to retry (the server recognises its key): tried again when its
+ * answer was lost (no connection, or the server failed) before giving up. */
+async function callSafely(path, body) {
+  const keyed = { ...body, key: retryKey() };
+  let lastError = null;
+  for (const wait of [0, 700, 2000]) {
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    try {
+      return await call("POST", path, keyed);
+    } catch (error) {
+      if (error.code !== "network" && error.status < 500) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
 export function joinRoom(invite, name) {
-  return call("POST", "/api/join", { invite, name });
+  return callSafely("/api/join", { invite, name });
+}
+
+/** Who sent an invitation: {host, open}. */
+export function invitation(invite) {
+  return call("GET", `/api/invites/${encodeURIComponent(invite)}`);
 }
 
 export function newRejoinCode(token) {
@@ -51,7 +80,7 @@ export function newRejoinCode(token) {
 }
 
 export function rejoin(code) {
-  return call("POST", "/api/rejoin", { code });
+  return callSafely("/api/rejoin", { code });
 }
 
 // QR codes are asked for by POST, the path in the body: a rejoin link is a secret, and a URL

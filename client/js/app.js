@@ -1,7 +1,7 @@
 // The whole client: reads the address (/, /j/<invite>, /r/<code>), shows Inicio, the reading
 // pages, the invitation and la mesa, and remembers this device's seat.
 
-import { createRoom, joinRoom, rejoin } from "./api.js";
+import { createRoom, invitation, joinRoom, rejoin } from "./api.js";
 import { announce, h } from "./dom.js";
 import { Game } from "./game.js";
 import { clearSession, loadName, loadSession, saveName, saveSession } from "./store.js";
@@ -228,15 +228,18 @@ function showPage(which) {
 
 // ------------------------------------------------------------------ invitations and codes
 
-/** The host's name the invitation link carries (`?de=Ana`), cleaned, or null. */
-function inviterName() {
-  const raw = new URLSearchParams(window.location.search).get("de") || "";
-  const name = raw.replace(/[\u0000-\u001f\u007f<>]/g, "").trim().slice(0, 20);
-  return name || null;
+/** The host's name as the server stored it (not what a link says), or null. */
+async function inviterName(invite) {
+  try {
+    const host = (await invitation(invite)).host;
+    return /^Jugador \d$/.test(host) ? null : host; // a default name says nothing
+  } catch {
+    return null;
+  }
 }
 
-function showJoin(invite) {
-  const host = inviterName();
+async function showJoin(invite) {
+  const host = await inviterName(invite);
   const status = h("p", { class: "error-line", role: "alert" });
   status.hidden = true;
   const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");

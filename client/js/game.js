@@ -744,9 +744,7 @@ export class Game {
     const v = this.view;
     const code = v.invite;
     const path = this.session.invite_url || (code ? `/j/${code}` : null);
-    const from = v.names && v.names[v.seat] && !/^Jugador \d$/.test(v.names[v.seat])
-      ? `?de=${encodeURIComponent(v.names[v.seat])}` : "";
-    const url = path ? new URL(path + from, window.location.origin).href : null;
+    const url = path ? new URL(path, window.location.origin).href : null;
     const text = `¡Vamos a jugar casino! Entra a mi mesa: ${url}`;
     const copy = async () => {
       try {
@@ -778,7 +776,7 @@ export class Game {
           url ? h("a", { class: "btn whatsapp", href: "https://wa.me/?text=" + encodeURIComponent(text),
             target: "_blank", rel: "noopener" }, "Enviar por WhatsApp") : null,
         ),
-        url ? qrImage(path + from, "Código QR del enlace de invitación") : null,
+        url ? qrImage(path, "Código QR del enlace de invitación") : null,
         h("p", { class: "waiting-line", role: "status" },
           h("span", { class: "dot-pulse", "aria-hidden": "true" }), " Esperando a que entre tu amigo…"),
       ),

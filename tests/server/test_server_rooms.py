@@ -338,3 +338,15 @@ async def test_a_friend_who_never_plays_can_be_replaced(
     await a.recv_until(presence(1, "here"))
     await a.close()
     await b.close()
+
+
+def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
+    """The invited friend reads the host's name as stored (checked by the name rules), not
+    what the link says; an unknown invite is a 404."""
+    room = server.post("/api/rooms", {"mode": "friend", "name": "Ana"}).json()
+    r = server.get(f"/api/invites/{room['invite'].lower()}")
+    assert r.status_code == 200 and r.json() == {"host": "Ana", "open": True}
+    server.post("/api/join", {"invite": room["invite"], "name": "Primo"})
+    assert server.get(f"/api/invites/{room['invite']}").json() == {"host": "Ana", "open": False}
+    r = server.get("/api/invites/ZZZZZZZZ")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"
