@@ -14,7 +14,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
@@ -27,7 +27,6 @@ from .protocol import (
     CLOSE_SEAT_MOVED,
     CLOSE_SERVER_ERROR,
     Ack,
-    Error,
     Events,
     Presence,
     ProtocolError,
@@ -75,7 +74,7 @@ def rematch_event(match_no: int) -> str:
     return dumps({"kind": "rematch", "match": match_no})
 
 
-def status_of(state: RoomState, match: Match) -> str:
+def room_status(state: RoomState, match: Match) -> str:
     """``waiting`` (the friend has not joined), ``playing`` or ``finished``."""
     if state.names[1] is None:
         return "waiting"
@@ -213,7 +212,7 @@ class Room:
 
     @property
     def status(self) -> str:
-        return status_of(self.state, self.match)
+        return room_status(self.state, self.match)
 
     # -- the actor -----------------------------------------------------------------------
 
@@ -340,7 +339,7 @@ class Room:
         new = replace(new, version=self.state.version + 1)
         changed = tuple(s for s in (0, 1) if not new.computer_seat(s) and (
             s in seats or new.seats[s] != self.state.seats[s]))
-        status = status_of(new, match or self.match)
+        status = room_status(new, match or self.match)
         await self.deps.storage.write(RoomWrite(new, status, changed, **extra))
         self.state = new
 
@@ -466,9 +465,7 @@ class Room:
         seat_state = self.state.seats[seat]
         took_over = seat_state.takeover is not None
         back = SeatState("here", now, None, seat_state.rematch)
-        if not self.state.computer_seat(seat) and seat_state != back and (
-            seat_state.presence != "here" or took_over
-        ):
+        if not self.state.computer_seat(seat) and (seat_state.presence != "here" or took_over):
             await self._write(self.state.with_seat(seat, back))
         self.conns[seat] = conn
         self.idle_generation += 1
@@ -764,6 +761,9 @@ class Room:
 # -- the registry -------------------------------------------------------------------------
 
 
+Chooser = Callable[[str, Position, str], Awaitable[Move]]  # (level, position, seed) -> move
+
+
 @dataclass
 class RoomDeps:
     """What every room uses: storage, fan-out, settings, the computer, the registry."""
@@ -771,7 +771,7 @@ class RoomDeps:
     storage: Storage
     hub: Fanout
     settings: Settings
-    choose: Callable[[str, Position, str], Any]  # async (level, position, seed) -> Move
+    choose: Chooser
     registry: RoomRegistry
 
 
@@ -789,7 +789,7 @@ class RoomRegistry:
     """Finds, creates, loads and stops rooms: one ``Room`` actor per live room."""
 
     def __init__(self, storage: Storage, hub: Fanout, settings: Settings,
-                 choose: Callable[[str, Position, str], Any] = choose_in_thread) -> None:
+                 choose: Chooser = choose_in_thread) -> None:
         self.deps = RoomDeps(storage, hub, settings, choose, self)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -875,6 +875,6 @@ class RoomRegistry:
 
 
 __all__ = [
-    "Attach", "ComputerDue", "Detach", "Error", "Join", "MoveSeat", "RematchCmd", "Room",
+    "Attach", "ComputerDue", "Detach", "Join", "MoveSeat", "RematchCmd", "Room",
     "RoomRegistry", "RoomStopped", "Snapshot", "Submit", "Summary", "TakeoverCmd",
 ]

@@ -453,12 +453,8 @@ class SqlStorage:
         if self._conn is None:
             self._conn = await self.engine.connect()
         conn = self._conn
-
-        def run_async(sync_conn: Connection) -> list[Any]:
-            return _run_jobs(sync_conn, jobs)
-
         async with conn.begin():
-            return list(await conn.run_sync(run_async))
+            return list(await conn.run_sync(_run_jobs, jobs))
 
     def _sync_connection(self) -> Connection:
         """The SQLite writer keeps one connection, used only by its thread."""
@@ -597,8 +593,10 @@ class SqlStorage:
             codes = conn.execute(
                 delete(rejoin_codes).where(rejoin_codes.c.expires_at < codes_before))
             ids = [row.id for row in conn.execute(
+                # locked: a write racing the purge (another process) waits, then finds the
+                # room gone and is refused as stale, instead of landing beside the delete
                 select(rooms.c.id).where(rooms.c.updated_at < rooms_before)
-                .order_by(rooms.c.updated_at).limit(batch + len(keep))
+                .order_by(rooms.c.updated_at).limit(batch + len(keep)).with_for_update()
             ).all() if row.id not in keep][:batch]
             if ids:
                 for table in (seats, moves, finished_matches, rejoin_codes):
