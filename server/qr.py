@@ -9,8 +9,7 @@ Rejoin links are secrets used once: they are drawn and forgotten, never cached.
 
 Links are built from ``PUBLIC_ORIGIN`` when it is set, else from the request's scheme and
 ``Host`` (which ``security.HostPolicy`` already checked), and only for the two kinds of
-path a player shares: ``/j/<invite>`` (with its ``?de=<name>`` when it has one) and
-``/r/<long rejoin code>``.
+path a player shares: ``/j/<invite>`` and ``/r/<long rejoin code>``.
 """
 
 from __future__ import annotations
@@ -26,9 +25,7 @@ import segno
 
 from .protocol import ApiError
 
-# an invite may carry its host's name, percent-encoded (``?de=Ana%20Mar%C3%ADa``)
-SHAREABLE = re.compile(r"/j/[A-Za-z0-9_-]{1,64}(\?de=[A-Za-z0-9%._~-]{1,200})?"
-                       r"|/r/[A-Za-z0-9_-]{1,64}")
+SHAREABLE = re.compile(r"/[jr]/[A-Za-z0-9_-]{1,64}")
 CACHE_SIZE = 256
 MAX_WAITING = 8
 
