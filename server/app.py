@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import gc
 import logging
-import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .ai.pool import AiPool, cores
+from .cluster import is_outage, new_conn_id, new_node_id
 from .config import Settings
 from .fanout import Fanout, LocalHub
 from .limits import FailureBudget, SlidingLimit, client_key
@@ -33,6 +33,7 @@ from .migrate import upgrade
 from .protocol import (
     CLOSE_NORMAL,
     CLOSE_POLICY,
+    CLOSE_RECONNECT,
     CLOSE_SERVER_ERROR,
     ApiError,
     ClientMessage,
@@ -50,6 +51,7 @@ from .protocol import (
 )
 from .purge import run_purges
 from .qr import QrMaker, shareable_path
+from .redis_hub import RedisHub
 from .rooms import Attach, Detach, RematchCmd, RoomRegistry, Submit, TakeoverCmd
 from .security import SecurityMiddleware, origin_allowed
 from .static import ClientFiles, add_compression, service_worker_route
@@ -67,6 +69,7 @@ STATUS = {
     "bad_qr_text": 400, "bad_token": 401, "bad_origin": 403, "invite_unknown": 404,
     "room_unknown": 404, "code_unknown": 404, "not_found": 404, "room_full": 409,
     "code_expired": 410, "code_used": 410, "rate_limited": 429, "server_error": 500,
+    "reconnecting": 503,
     "bad_host": 400, "busy": 503,
 }
 
@@ -146,7 +149,10 @@ def api(handler: Handler) -> Handler:
         except ProtocolError as exc:  # from a room (e.g. it stopped under the request)
             error = ApiError(exc.code)
             return JSONResponse(error.body(), status_code=status_of(error))
-        except Exception:
+        except Exception as exc:
+            if is_outage(exc):  # the database or Redis is away for a moment
+                error = ApiError("reconnecting")
+                return JSONResponse(error.body(), status_code=status_of(error))
             log.exception("error in %s", handler.__name__)
             return JSONResponse(ApiError("server_error").body(), status_code=500)
 
@@ -270,9 +276,9 @@ class Connection:
     """One websocket: a queue of frames to send and a writer task, so a slow phone never
     holds up its room. ``deliver`` and ``close`` only queue (it is a ``fanout.Sink``)."""
 
-    def __init__(self, websocket: WebSocket, max_queue: int) -> None:
+    def __init__(self, websocket: WebSocket, max_queue: int, conn_id: str) -> None:
         self.websocket = websocket
-        self.id = secrets.token_hex(8)
+        self.id = conn_id  # names this process: the room's owner may be another one
         self.max_queue = max_queue
         self.queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.closed = False
@@ -343,7 +349,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.send_text(ProtocolError("bad_origin").to_text())
         await websocket.close(CLOSE_POLICY)
         return
-    conn = Connection(websocket, settings.ws_queue)
+    conn = Connection(websocket, settings.ws_queue, new_conn_id(registry.node))
     writer = asyncio.create_task(conn.writer())
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
     seat: Seat | None = None
@@ -380,7 +386,13 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     conn.close(CLOSE_POLICY)
                 elif seat is None and exc.code == "server_error":
                     conn.close(CLOSE_SERVER_ERROR)  # reconnecting finds the room afresh
-            except Exception:
+                elif exc.code == "reconnecting":
+                    conn.close(CLOSE_RECONNECT)  # try again, on any process
+            except Exception as exc:
+                if is_outage(exc):  # the database or Redis is away: the client comes back
+                    conn.deliver(ProtocolError("reconnecting").to_text())
+                    conn.close(CLOSE_RECONNECT)
+                    continue
                 log.exception("error handling a websocket message")
                 conn.deliver(ProtocolError("server_error").to_text())
     except WebSocketDisconnect:
@@ -466,10 +478,21 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         if migrate:
             await asyncio.to_thread(upgrade, settings.database_url)
         storage = SqlStorage.from_url(settings.database_url, settings.sqlite_synchronous)
-        app.state.hub = LocalHub()
+        node = new_node_id(settings.node_name)
+        # one process: every room is ours. Several (REDIS_URL): rooms are shared by leases,
+        # and frames and room commands travel between the processes over Redis
+        redis_hub = RedisHub(settings.redis_url, node) if settings.redis_url else None
+        app.state.hub = redis_hub or LocalHub()
         ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
         app.state.registry = registry = RoomRegistry(storage, app.state.hub, settings,
-                                                     ai_pool.choose)
+                                                     ai_pool.choose, node=node,
+                                                     peers=redis_hub)
+        await registry.lease.renew()  # our lease first: then no one takes our new rooms
+        if redis_hub is not None:
+            redis_hub.on_call = registry.call_here
+            redis_hub.on_lost = registry.lost_peers
+            await redis_hub.start()
+        lease = asyncio.create_task(registry.lease.run())
         app.state.lobby = Lobby(registry)
         purger = (asyncio.create_task(run_purges(registry, settings))
                   if settings.purge_interval > 0 else None)
@@ -486,7 +509,12 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
                 with contextlib.suppress(asyncio.CancelledError):
                     await purger
             app.state.qr.close()
+            lease.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await lease
             await registry.stop_all()
+            if redis_hub is not None:
+                await redis_hub.close()
             await ai_pool.close()
             await storage.close()
 

@@ -71,6 +71,14 @@ class Settings:
     # unset: one per core), with at most ai_queue more requests waiting inside the pool
     ai_workers: int = 0
     ai_queue: int = 32
+    # -- several processes (server/cluster.py, server/redis_hub.py) --
+    # unset: one process, every room is this process's own; set: processes on one
+    # PostgreSQL database share the rooms, and their frames and room commands travel over it
+    redis_url: str | None = None
+    # a process holds its rooms while it renews its lease in the database this often
+    # (a third of it); another process takes them over when it has lapsed
+    lease_seconds: float = 5.0
+    node_name: str = ""  # this process's name in logs and leases (default: the host's name)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -128,4 +136,7 @@ class Settings:
             purge_codes_after=_number(e, "PURGE_CODES_AFTER", cls.purge_codes_after),
             ai_workers=_number(e, "AI_WORKERS", cls.ai_workers),
             ai_queue=_number(e, "AI_QUEUE", cls.ai_queue),
+            redis_url=e.get("REDIS_URL", "").strip() or None,
+            lease_seconds=_number(e, "LEASE_SECONDS", cls.lease_seconds),
+            node_name=e.get("NODE_NAME", "").strip(),
         )

@@ -1,6 +1,7 @@
 """Fan-out: frames from a room's owner to the connections of its seats, keyed by room, seat
 and connection id (strings, no object identity), so that a Redis implementation can sit
-behind the same interface when the owner and the socket live in different processes.
+behind the same interface when the owner and the socket live in different processes
+(server/redis_hub.py).
 
 The receiving side registers a ``Sink`` for each open connection it holds; the room
 publishes to ``(room, seat, connection id)``.
@@ -25,6 +26,14 @@ class Fanout(Protocol):
         ...
 
     def unregister(self, room_id: str, seat: int, conn: str) -> None: ...
+
+    def local_rooms(self) -> set[str]:
+        """The rooms this process holds sockets of."""
+        ...
+
+    def close_room(self, room_id: str, text: str, code: int) -> None:
+        """Sends ``text`` to the sockets held here of room ``room_id`` and closes them."""
+        ...
 
     async def publish(self, room_id: str, seat: int, conn: str, text: str,
                       close: int | None = None) -> None:
@@ -54,6 +63,15 @@ class LocalHub:
         sink.deliver(text)
         if close is not None:
             sink.close(close)
+
+    def local_rooms(self) -> set[str]:
+        return {room for room, _, _ in self._sinks}
+
+    def close_room(self, room_id: str, text: str, code: int) -> None:
+        for (room, _, _), sink in list(self._sinks.items()):
+            if room == room_id:
+                sink.deliver(text)
+                sink.close(code)
 
     def __len__(self) -> int:
         return len(self._sinks)

@@ -51,6 +51,20 @@ rooms = Table(
     Column("invite", String(16), nullable=True, unique=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # the process that holds the room now (server/cluster.py) and the room's fencing epoch:
+    # bumped each time a process takes the room, and every write is conditional on it, so a
+    # process that lost the room can never write it again
+    Column("owner", String(64), nullable=True, index=True),
+    Column("epoch", Integer, nullable=False, default=0),
+)
+
+# one row per server process: it holds its rooms while ``lease_until`` is in the future
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("lease_until", Float, nullable=False),
+    Column("started_at", Float, nullable=False),
 )
 
 seats = Table(

@@ -40,6 +40,9 @@ MESSAGES_ES: dict[str, str] = {
     "too_early": "Dale un chance: tu amigo todavía puede volver.",
     "bad_level": "Ese nivel no existe.",
     "server_error": "Algo salió mal. Intenta otra vez.",
+    # the database or the link between server processes is away for a moment: nothing
+    # acknowledged is lost, and the game comes back by itself
+    "reconnecting": "Se está reconectando el servidor. Un momentico, ya volvemos.",
     # HTTP
     "bad_request": "No entendimos esa petición.",
     "bad_mode": "Escoge jugar contra la computadora o contra un amigo.",
@@ -59,6 +62,7 @@ MESSAGES_ES: dict[str, str] = {
 CLOSE_NORMAL = 1000
 CLOSE_POLICY = 1008
 CLOSE_SERVER_ERROR = 1011
+CLOSE_RECONNECT = 1012  # "service restart": reconnect (to any process) and resume
 CLOSE_SEAT_MOVED = 4000
 
 MAX_ID = 64

@@ -4,7 +4,9 @@ written to storage conditional on the version it was decided from, and only then
 the seats (each its own view, built by ``view_for``). Timers are commands the room posts
 to itself. A room asked to stop finishes its current command and stops.
 
-``RoomRegistry`` creates, loads (state + seed + move log), finds and stops rooms.
+``RoomRegistry`` creates, loads (state + seed + move log), finds and stops rooms, and
+sends each command to the room's owner: here, or the process that holds the room
+(server/cluster.py).
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
 from . import ai
+from .cluster import Lease, NotOwner, PeerGone, Peers, is_outage, new_node_id, node_of
 from .config import Settings
 from .engine import IllegalMove, Match, Move, Position
 from .engine import view_for as engine_view_for
 from .fanout import Fanout
 from .protocol import (
+    CLOSE_RECONNECT,
     CLOSE_SEAT_MOVED,
     CLOSE_SERVER_ERROR,
     Ack,
@@ -174,6 +178,10 @@ Command = (
     Start | Attach | Detach | Submit | TakeoverCmd | RematchCmd | Join | MoveSeat
     | ComputerDue | ComputerMove | StallCheck | IdleCheck | Summary | Snapshot
 )
+# the commands that come from outside the room, and may come from another process
+ROUTED_COMMANDS: tuple[type[Any], ...] = (
+    Attach, Detach, Submit, TakeoverCmd, RematchCmd, Join, MoveSeat, Summary,
+)
 
 
 class RoomStopped(Exception):
@@ -185,8 +193,10 @@ class Room:
     def __init__(
         self, state: RoomState, match: Match, events: list[tuple[int, str]],
         last_move: dict[str, Any] | None, answered: Answered, deps: RoomDeps,
+        epoch: int = 0,
     ) -> None:
         self.state = state
+        self.epoch = epoch  # the epoch this process took the room at: its writes carry it
         self.match = match
         # (seq, event as JSON text) of the current match: text, so that thousands of rooms'
         # histories are no work for the garbage collector
@@ -266,14 +276,19 @@ class Room:
                     future.set_exception(exc)
                 continue
             except Exception as exc:
-                # a write failed (did it commit? only the database knows) or a bug: this
-                # copy may no longer match storage; stop it and close its sockets, and the
-                # next visitor loads the room afresh from what was stored
-                if not isinstance(exc, StaleRoom):
+                # a write failed (did it commit? only the database knows), another process
+                # took the room, or a bug: this copy may no longer match storage; stop it
+                # and close its sockets, and the next visitor loads the room afresh from
+                # what was stored (on this process or another)
+                passing = isinstance(exc, StaleRoom) or is_outage(exc)
+                if not passing:
                     log.exception("room %s stopped on %s", self.id, type(command).__name__)
-                await self._fail()
+                else:
+                    log.info("room %s stopped: %r", self.id, exc)
+                await self._fail(ProtocolError("reconnecting" if passing else "server_error"))
                 if future is not None and not future.done():
-                    future.set_exception(ProtocolError("server_error"))
+                    future.set_exception(ProtocolError(
+                        "reconnecting" if passing else "server_error"))
                 continue
             if future is not None and not future.done():
                 future.set_result(result)
@@ -313,10 +328,15 @@ class Room:
             case _:
                 assert_never(command)
 
-    async def _fail(self) -> None:
-        self.deps.registry.forget(self)
+    async def _fail(self, error: ProtocolError) -> None:
+        self.deps.registry.forget(self, release=False)
+        await self.close_all(error)
+
+    async def close_all(self, error: ProtocolError) -> None:
+        """Closes every socket of the room (they reconnect and find the room afresh)."""
+        code = CLOSE_RECONNECT if error.code == "reconnecting" else CLOSE_SERVER_ERROR
         for seat in (0, 1):
-            await self._close(seat, ProtocolError("server_error").to_message(), CLOSE_SERVER_ERROR)
+            await self._close(seat, error.to_message(), code)
 
     def _after(self, delay: float, command: Command) -> None:
         """Posts ``command`` to this room in ``delay`` seconds (a timer is a command)."""
@@ -340,7 +360,7 @@ class Room:
         changed = tuple(s for s in (0, 1) if not new.computer_seat(s) and (
             s in seats or new.seats[s] != self.state.seats[s]))
         status = room_status(new, match or self.match)
-        await self.deps.storage.write(RoomWrite(new, status, changed, **extra))
+        await self.deps.storage.write(RoomWrite(new, status, changed, **extra, epoch=self.epoch))
         self.state = new
 
     # -- what each seat is told ----------------------------------------------------------
@@ -785,16 +805,34 @@ async def choose_in_thread(level: str, position: Position, seed: str) -> Move:
         return await asyncio.to_thread(ai.choose_for_position, "facil", position, seed)
 
 
+class OwnedElsewhere(Exception):
+    """Another live process holds the room."""
+
+    def __init__(self, node: str) -> None:
+        super().__init__(node)
+        self.node = node
+
+
 class RoomRegistry:
-    """Finds, creates, loads and stops rooms: one ``Room`` actor per live room."""
+    """Finds, creates, loads and stops rooms: one ``Room`` actor per live room of this
+    process, and the way to the rooms of the others (``peers``; None: a single process,
+    every room is ours to take)."""
 
     def __init__(self, storage: Storage, hub: Fanout, settings: Settings,
-                 choose: Chooser = choose_in_thread) -> None:
+                 choose: Chooser = choose_in_thread, *, node: str | None = None,
+                 peers: Peers | None = None) -> None:
         self.deps = RoomDeps(storage, hub, settings, choose, self)
+        self.node = node or new_node_id(settings.node_name)
+        self.peers = peers
+        self.lease = Lease(self, settings.lease_seconds)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self.owners: dict[str, str] = {}  # rooms held elsewhere that sockets here talk to
+        self._releases: set[asyncio.Task[None]] = set()
 
     async def get(self, room_id: str) -> Room | None:
+        """This process's room ``room_id``, taken and loaded if need be (None: no such
+        room; OwnedElsewhere: another live process holds it)."""
         room = self.rooms.get(room_id)
         if room is not None:
             return room
@@ -804,7 +842,7 @@ class RoomRegistry:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            room = await self.rebuild(room_id)
+            room = await self._take(room_id)
         except Exception as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: the waiters (if any) get it too
@@ -813,42 +851,155 @@ class RoomRegistry:
             del self._loading[room_id]
         if room is not None:
             self.rooms[room_id] = room
+            self.owners.pop(room_id, None)
             room.start()
         future.set_result(room)
         return room
 
-    async def call(self, room_id: str, command: Command) -> Any:
-        """``command``'s answer from the room's actor (loading the room if needed; once
-        more if it stopped meanwhile). None when there is no such room."""
-        for _ in range(3):
-            room = await self.get(room_id)
-            if room is None:
+    async def _take(self, room_id: str) -> Room | None:
+        """Claims the room (a new epoch: any older copy can no longer write), then loads
+        it as stored after the claim."""
+        storage = self.deps.storage
+        epoch = await storage.claim_room(room_id, self.node, time.time(),
+                                         force=self.peers is None)
+        if epoch is None:
+            owner = await storage.room_owner(room_id)
+            if owner is None:
                 return None
-            try:
-                return await room.ask(command)
-            except RoomStopped:
-                continue
-        raise ProtocolError("server_error")
+            raise OwnedElsewhere(owner.node or "")
+        return await self.rebuild(room_id, epoch)
 
-    def forget(self, room: Room) -> None:
-        """The room leaves memory (it is all in storage)."""
+    async def call(self, room_id: str, command: Command) -> Any:
+        """``command``'s answer from the room's actor, wherever it lives: here (loading the
+        room if nobody holds it), or on the process that owns it. None when there is no
+        such room. A room whose owner died is taken over once its lease lapsed; until then,
+        and when the database or Redis is away, ``ProtocolError("reconnecting")``."""
+        settings = self.deps.settings
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * settings.lease_seconds + 1
+        while True:
+            room = self.rooms.get(room_id)
+            node = self.owners.get(room_id)
+            try:
+                if room is None and node is None:
+                    room = await self.get(room_id)
+                    if room is None:
+                        return None
+                if room is not None:
+                    return await room.ask(command)
+                assert node is not None and self.peers is not None
+                return await self.peers.call(node, room_id, command, settings.lease_seconds)
+            except RoomStopped:
+                pass
+            except OwnedElsewhere as exc:
+                if self.peers is None:
+                    raise ProtocolError("reconnecting") from None
+                self.owners[room_id] = exc.node
+                continue  # straight to the owner
+            except NotOwner:
+                self.owners.pop(room_id, None)  # it moved: look again
+            except PeerGone:
+                # its owner died: take the room once the lease lapsed (poll gently, a dead
+                # process may leave a thousand rooms waiting)
+                self.owners.pop(room_id, None)
+                await asyncio.sleep(0.2)
+            except Exception as exc:
+                if is_outage(exc):
+                    raise ProtocolError("reconnecting") from None
+                raise
+            if loop.time() > deadline:
+                raise ProtocolError("reconnecting")
+            await asyncio.sleep(0.1)
+
+    async def call_here(self, room_id: str, command: Command) -> Any:
+        """A command another process sent for a room it believes is ours: answered if we
+        hold the room or may take it, else NotOwner."""
+        try:
+            room = await self.get(room_id)
+        except OwnedElsewhere:
+            raise NotOwner() from None
+        if room is None:
+            return None
+        try:
+            return await room.ask(command)
+        except RoomStopped:
+            raise NotOwner() from None
+
+    def forget(self, room: Room, *, release: bool = True) -> None:
+        """The room leaves memory (it is all in storage); ``release``: it is nobody's, so
+        that any process may take it at once (not after a copy failed: its epoch may be
+        old, and the database decides who holds the room)."""
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
         room.stop()
+        if release and room.epoch > 0:
+            task = asyncio.get_running_loop().create_task(self._release(room))
+            self._releases.add(task)
+            task.add_done_callback(self._releases.discard)
+
+    async def _release(self, room: Room) -> None:
+        try:
+            await self.deps.storage.release_room(room.id, self.node, room.epoch)
+        except Exception as exc:  # the lease lapses by itself
+            log.info("could not release room %s: %r", room.id, exc)
+
+    def sweep(self, live: frozenset[str]) -> None:
+        """After each lease renewal: sockets of processes that died leave our rooms, and
+        sockets here whose room's owner died reconnect (and so reach the room's next
+        owner)."""
+        for room in list(self.rooms.values()):
+            for seat, conn in enumerate(room.conns):
+                if conn is not None and node_of(conn) not in live:
+                    room.post(Detach(seat, conn))
+        held_here = self.deps.hub.local_rooms()
+        for room_id, node in list(self.owners.items()):
+            if room_id not in held_here:
+                del self.owners[room_id]
+            elif node not in live:
+                del self.owners[room_id]
+                self.deps.hub.close_room(room_id, ProtocolError("reconnecting").to_text(),
+                                         CLOSE_RECONNECT)
+
+    def lost_peers(self) -> None:
+        """The link to the other processes broke: the sockets here of rooms owned
+        elsewhere reconnect (they may have missed frames) and resume from their seq."""
+        text = ProtocolError("reconnecting").to_text()
+        for room_id in list(self.owners):
+            self.deps.hub.close_room(room_id, text, CLOSE_RECONNECT)
+        self.owners.clear()
+
+    def drop_all(self) -> None:
+        """This process lost its lease (the database is away): another process may hold
+        its rooms by now, so it stops them and their sockets reconnect."""
+        if self.rooms:
+            log.warning("%s stops its %d rooms: its lease lapsed", self.node, len(self.rooms))
+        for room in list(self.rooms.values()):
+            self.forget(room, release=False)
+            asyncio.get_running_loop().create_task(
+                room.close_all(ProtocolError("reconnecting")))
 
     async def stop_all(self) -> None:
-        """Shutdown: every room finishes its command in hand and stops."""
+        """Shutdown: every room finishes its command in hand and stops; they are nobody's,
+        so other processes take them at once."""
         rooms = list(self.rooms.values())
         for room in rooms:
-            self.forget(room)
+            self.forget(room, release=False)
         tasks = [r.task for r in rooms if r.task is not None]
         thinking = [r.thinking for r in rooms if r.thinking is not None]
         if tasks or thinking:
             await asyncio.wait([*tasks, *thinking], timeout=5)
+        for room in rooms:  # their sockets (here or on other processes) go elsewhere now
+            await room.close_all(ProtocolError("reconnecting"))
+        if self._releases:
+            await asyncio.wait(list(self._releases), timeout=5)
+        try:
+            await self.deps.storage.release_node(self.node)
+        except Exception as exc:
+            log.warning("could not release %s's rooms: %r", self.node, exc)
 
-    async def rebuild(self, room_id: str) -> Room | None:
-        """Rebuilds a room from its stored state, its seed and its move log alone (a copy,
-        not started: it handles no command and writes nothing)."""
+    async def rebuild(self, room_id: str, epoch: int = 0) -> Room | None:
+        """Rebuilds a room from its stored state, its seed and its move log alone (not
+        started; a copy at epoch 0 can never write)."""
         state = await self.deps.storage.load_room(room_id)
         if state is None:
             return None
@@ -871,10 +1022,10 @@ class RoomRegistry:
             events.extend((rec.seq, dumps(e)) for e in step_list)
         for seat_answers in answered:
             forget_oldest(seat_answers)
-        return Room(state, match, events, last_move, answered, self.deps)
+        return Room(state, match, events, last_move, answered, self.deps, epoch)
 
 
 __all__ = [
-    "Attach", "ComputerDue", "Detach", "Join", "MoveSeat", "RematchCmd", "Room",
+    "ROUTED_COMMANDS", "Attach", "ComputerDue", "Detach", "Join", "MoveSeat", "RematchCmd", "Room",
     "RoomRegistry", "RoomStopped", "Snapshot", "Submit", "Summary", "TakeoverCmd",
 ]

@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -30,7 +30,9 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     insert,
+    or_,
     select,
     update,
 )
@@ -38,7 +40,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from .models import finished_matches, moves, rejoin_codes, rooms, seats, server_secrets
+from .models import finished_matches, moves, nodes, rejoin_codes, rooms, seats, server_secrets
 from .state import RoomState, SeatState
 
 
@@ -78,9 +80,19 @@ class SeatToken:
 
 
 @dataclass(frozen=True, slots=True)
+class Owner:
+    """Who holds a room: the process (None: nobody) and until when its lease runs."""
+
+    node: str | None
+    lease_until: float
+
+
+@dataclass(frozen=True, slots=True)
 class RoomWrite:
     """One write of a room: ``room`` is its state after (``version`` one more than the
-    version it was decided from). ``seats`` are the seat rows to update from ``room``."""
+    version it was decided from), by the owner that took the room at ``epoch``: the
+    database refuses it unless both still hold. ``seats`` are the seat rows to update from
+    ``room``."""
 
     room: RoomState
     status: str
@@ -90,10 +102,12 @@ class RoomWrite:
     join: tuple[str, str | None] | None = None  # seat 1 taken: (token hash, join key hash)
     new_token: tuple[int, str] | None = None  # a seat moved: (seat, new token hash)
     use_code: tuple[int, str | None] | None = None  # the rejoin code used: (id, key hash)
+    epoch: int = field(kw_only=True)
 
 
 class StaleRoom(Exception):
-    """The room was written by someone else since this copy read it: nothing written."""
+    """The room was written by someone else since this copy read it, or another process
+    took it (a newer epoch): nothing written."""
 
 
 class RejoinError(Exception):
@@ -107,7 +121,10 @@ class SecondProcess(RuntimeError):
 
 
 class Storage(Protocol):
-    async def create_room(self, room: RoomState, status: str, token_hash: str) -> None: ...
+    async def create_room(self, room: RoomState, status: str, token_hash: str,
+                          owner: str) -> int:
+        """Stores a new room, held by ``owner``; returns its epoch (1)."""
+        ...
 
     async def load_room(self, room_id: str) -> RoomState | None: ...
 
@@ -139,6 +156,32 @@ class Storage(Protocol):
         """Deletes up to ``batch`` rooms (with all their rows) not written since
         ``rooms_before`` and not in ``keep``, and the rejoin codes that expired before
         ``codes_before``; returns (rooms, codes) deleted."""
+        ...
+
+    # -- ownership (server/cluster.py) --
+
+    async def claim_room(self, room_id: str, node: str, now: float, *,
+                         force: bool = False) -> int | None:
+        """``node`` takes the room unless another process holds a live lease on it (or in
+        any case, ``force``): the room's epoch is bumped and returned, and from then on only
+        writes at that epoch are accepted. None when the room is held elsewhere or gone."""
+        ...
+
+    async def room_owner(self, room_id: str) -> Owner | None:
+        """Who holds the room (None: no such room)."""
+        ...
+
+    async def renew_node(self, node: str, lease_until: float, started_at: float) -> None: ...
+
+    async def live_nodes(self, now: float) -> frozenset[str]: ...
+
+    async def release_room(self, room_id: str, node: str, epoch: int) -> None:
+        """The room is nobody's (if ``node`` still holds it at ``epoch``): the next visitor
+        on any process takes it at once."""
+        ...
+
+    async def release_node(self, node: str) -> None:
+        """A clean stop: all of ``node``'s rooms are nobody's, its lease is gone."""
         ...
 
     async def close(self) -> None: ...
@@ -257,7 +300,8 @@ def _room_job(change: RoomWrite) -> Job:
             if used is not None:
                 return RejoinError("code_used")
         fenced = conn.execute(
-            update(rooms).where(rooms.c.id == room.id, rooms.c.version == room.version - 1)
+            update(rooms).where(rooms.c.id == room.id, rooms.c.version == room.version - 1,
+                                rooms.c.epoch == change.epoch)
             .values(**_room_values(room, change.status, now))
         )
         if fenced.rowcount != 1:
@@ -306,11 +350,12 @@ def _plain_move(change: RoomWrite) -> bool:
         and change.new_token is None and change.use_code is None and change.finished is None
 
 
-_VERSIONS = select(rooms.c.id, rooms.c.version).where(
+_VERSIONS = select(rooms.c.id, rooms.c.version, rooms.c.epoch).where(
     rooms.c.id.in_(bindparam("b_ids", expanding=True))
 ).order_by(rooms.c.id).with_for_update()  # PostgreSQL: no other writer until commit
 _FENCE = update(rooms).where(
     rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"),
+    rooms.c.epoch == bindparam("b_epoch"),
 ).values(seq=bindparam("b_seq"), version=bindparam("b_version"), status=bindparam("b_status"),
          updated_at=bindparam("b_now"))
 
@@ -325,17 +370,19 @@ def _run_jobs(conn: Connection, jobs: list[Job | RoomWrite]) -> list[Any]:
     if len({w.room.id for w in writes}) != len(writes):
         plain, writes = [], []  # one room twice in a batch: one at a time
     if writes:
-        found = dict(conn.execute(_VERSIONS, {"b_ids": [w.room.id for w in writes]}).all())
+        found = {row.id: (row.version, row.epoch) for row in conn.execute(
+            _VERSIONS, {"b_ids": [w.room.id for w in writes]})}
         now = time.time()
         good = []
         for i, w in zip(plain, writes, strict=True):
-            if found.get(w.room.id) == w.room.version - 1:
+            if found.get(w.room.id) == (w.room.version - 1, w.epoch):
                 good.append(w)
             else:
                 results[i] = StaleRoom(w.room.id)
         if good:
             fenced = conn.execute(_FENCE, [
-                {"b_id": w.room.id, "b_expected": w.room.version - 1, "b_seq": w.room.seq,
+                {"b_id": w.room.id, "b_expected": w.room.version - 1, "b_epoch": w.epoch,
+                 "b_seq": w.room.seq,
                  "b_version": w.room.version, "b_status": w.status, "b_now": now}
                 for w in good
             ])
@@ -475,17 +522,20 @@ class SqlStorage:
 
     # -- writes --------------------------------------------------------------------------
 
-    async def create_room(self, room: RoomState, status: str, token_hash: str) -> None:
+    async def create_room(self, room: RoomState, status: str, token_hash: str,
+                          owner: str) -> int:
         def job(conn: Connection) -> None:
             now = time.time()
             conn.execute(insert(rooms).values(
-                id=room.id, created_at=now, **_room_values(room, status, now)
+                id=room.id, created_at=now, owner=owner, epoch=1,
+                **_room_values(room, status, now)
             ))
             conn.execute(insert(seats).values(
                 room_id=room.id, seat=0, token_hash=token_hash, **_seat_values(room.seats[0])
             ))
 
         await self._write(job)
+        return 1
 
     async def write(self, change: RoomWrite) -> None:
         await self._write(change)
@@ -584,6 +634,72 @@ class SqlStorage:
             self._key = bytes.fromhex(value)
         return self._key
 
+    # -- ownership (server/cluster.py) ---------------------------------------------------
+
+    async def claim_room(self, room_id: str, node: str, now: float, *,
+                         force: bool = False) -> int | None:
+        held_elsewhere = exists().where(nodes.c.id == rooms.c.owner, nodes.c.id != node,
+                                        nodes.c.lease_until >= now)
+
+        def job(conn: Connection) -> int | None:
+            claim = update(rooms).where(rooms.c.id == room_id)
+            if not force:
+                claim = claim.where(or_(rooms.c.owner.is_(None), ~held_elsewhere))
+            if conn.execute(claim.values(owner=node, epoch=rooms.c.epoch + 1)).rowcount != 1:
+                return None
+            epoch: int = conn.execute(
+                select(rooms.c.epoch).where(rooms.c.id == room_id)).scalar_one()
+            return epoch
+
+        if "\x00" in room_id:
+            return None
+        result: int | None = await self._write(job)
+        return result
+
+    async def room_owner(self, room_id: str) -> Owner | None:
+        if "\x00" in room_id:
+            return None
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(rooms.c.owner, nodes.c.lease_until)
+                .select_from(rooms.outerjoin(nodes, nodes.c.id == rooms.c.owner))
+                .where(rooms.c.id == room_id)
+            )).first()
+        if row is None:
+            return None
+        return Owner(row.owner, row.lease_until or 0.0)
+
+    async def renew_node(self, node: str, lease_until: float, started_at: float) -> None:
+        def job(conn: Connection) -> None:
+            renewed = conn.execute(update(nodes).where(nodes.c.id == node)
+                                   .values(lease_until=lease_until))
+            if renewed.rowcount != 1:
+                conn.execute(insert(nodes).values(id=node, lease_until=lease_until,
+                                                  started_at=started_at))
+
+        await self._write(job)
+
+    async def live_nodes(self, now: float) -> frozenset[str]:
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(
+                select(nodes.c.id).where(nodes.c.lease_until >= now))).all()
+        return frozenset(row.id for row in rows)
+
+    async def release_room(self, room_id: str, node: str, epoch: int) -> None:
+        def job(conn: Connection) -> None:
+            conn.execute(update(rooms).where(
+                rooms.c.id == room_id, rooms.c.owner == node, rooms.c.epoch == epoch,
+            ).values(owner=None))
+
+        await self._write(job)
+
+    async def release_node(self, node: str) -> None:
+        def job(conn: Connection) -> None:
+            conn.execute(update(rooms).where(rooms.c.owner == node).values(owner=None))
+            conn.execute(delete(nodes).where(nodes.c.id == node))
+
+        await self._write(job)
+
     # -- forgetting (server/purge.py) ----------------------------------------------------
 
     async def purge(self, rooms_before: float, codes_before: float, keep: frozenset[str],
@@ -592,10 +708,14 @@ class SqlStorage:
         def job(conn: Connection) -> tuple[int, int]:
             codes = conn.execute(
                 delete(rejoin_codes).where(rejoin_codes.c.expires_at < codes_before))
+            conn.execute(delete(nodes).where(nodes.c.lease_until < codes_before))
+            now = time.time()
+            held = exists().where(nodes.c.id == rooms.c.owner, nodes.c.lease_until >= now)
             ids = [row.id for row in conn.execute(
                 # locked: a write racing the purge (another process) waits, then finds the
-                # room gone and is refused as stale, instead of landing beside the delete
-                select(rooms.c.id).where(rooms.c.updated_at < rooms_before)
+                # room gone and is refused as stale, instead of landing beside the delete;
+                # a room some process holds now is kept
+                select(rooms.c.id).where(rooms.c.updated_at < rooms_before, ~held)
                 .order_by(rooms.c.updated_at).limit(batch + len(keep)).with_for_update()
             ).all() if row.id not in keep][:batch]
             if ids:
