@@ -100,7 +100,7 @@ class Lobby:
             seats=(SeatState("arriving", time.time()), SeatState()),
         )
         await self.storage.create_room(state, "playing" if computer else "waiting",
-                                       hash_secret(token), self.registry.node)
+                                       hash_secret(token))
         answer: dict[str, Any] = {"room": room_id, "seat": 0, "token": token}
         if invite is not None:
             answer.update(invite=invite, invite_url=f"/j/{invite}")

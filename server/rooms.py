@@ -193,7 +193,7 @@ class Room:
     def __init__(
         self, state: RoomState, match: Match, events: list[tuple[int, str]],
         last_move: dict[str, Any] | None, answered: Answered, deps: RoomDeps,
-        epoch: int = 0,
+        epoch: int = -1,
     ) -> None:
         self.state = state
         self.epoch = epoch  # the epoch this process took the room at: its writes carry it
@@ -932,7 +932,7 @@ class RoomRegistry:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
         room.stop()
-        if release and room.epoch > 0:
+        if release and room.epoch >= 0:
             task = asyncio.get_running_loop().create_task(self._release(room))
             self._releases.add(task)
             task.add_done_callback(self._releases.discard)
@@ -997,9 +997,9 @@ class RoomRegistry:
         except Exception as exc:
             log.warning("could not release %s's rooms: %r", self.node, exc)
 
-    async def rebuild(self, room_id: str, epoch: int = 0) -> Room | None:
+    async def rebuild(self, room_id: str, epoch: int = -1) -> Room | None:
         """Rebuilds a room from its stored state, its seed and its move log alone (not
-        started; a copy at epoch 0 can never write)."""
+        started; a copy at epoch -1 can never write)."""
         state = await self.deps.storage.load_room(room_id)
         if state is None:
             return None

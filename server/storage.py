@@ -121,9 +121,8 @@ class SecondProcess(RuntimeError):
 
 
 class Storage(Protocol):
-    async def create_room(self, room: RoomState, status: str, token_hash: str,
-                          owner: str) -> int:
-        """Stores a new room, held by ``owner``; returns its epoch (1)."""
+    async def create_room(self, room: RoomState, status: str, token_hash: str) -> None:
+        """Stores a new room, held by nobody yet (epoch 0): its first visitor takes it."""
         ...
 
     async def load_room(self, room_id: str) -> RoomState | None: ...
@@ -522,12 +521,11 @@ class SqlStorage:
 
     # -- writes --------------------------------------------------------------------------
 
-    async def create_room(self, room: RoomState, status: str, token_hash: str,
-                          owner: str) -> int:
+    async def create_room(self, room: RoomState, status: str, token_hash: str) -> None:
         def job(conn: Connection) -> None:
             now = time.time()
             conn.execute(insert(rooms).values(
-                id=room.id, created_at=now, owner=owner, epoch=1,
+                id=room.id, created_at=now, owner=None, epoch=0,
                 **_room_values(room, status, now)
             ))
             conn.execute(insert(seats).values(
@@ -535,7 +533,6 @@ class SqlStorage:
             ))
 
         await self._write(job)
-        return 1
 
     async def write(self, change: RoomWrite) -> None:
         await self._write(change)

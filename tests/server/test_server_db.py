@@ -46,12 +46,9 @@ async def storage(db: Database) -> SqlStorage:
     await store.close()
 
 
-NODE = "node-a"  # the process that makes the rooms of these tests (their epoch is 1)
-
-
-def write1(room: RoomState, status: str, seats: tuple[int, ...] = (), **extra: Any) -> RoomWrite:
-    """A write by the rooms' first owner (epoch 1)."""
-    return RoomWrite(room, status, seats, epoch=1, **extra)
+def write0(room: RoomState, status: str, seats: tuple[int, ...] = (), **extra: Any) -> RoomWrite:
+    """A write of a room nobody has taken since it was made (epoch 0)."""
+    return RoomWrite(room, status, seats, epoch=0, **extra)
 
 
 def state(room_id: str = "r1", mode: str = "friend") -> RoomState:
@@ -90,7 +87,7 @@ async def test_a_postgresql_url_without_driver_means_asyncpg(db: Database) -> No
     await asyncio.to_thread(upgrade, plain)
     store = SqlStorage.from_url(plain)
     assert store.engine.dialect.driver in ("asyncpg", "aiosqlite")
-    await store.create_room(state(), "waiting", hash_secret("t0"), NODE)
+    await store.create_room(state(), "waiting", hash_secret("t0"))
     assert await store.seat_for_token(hash_secret("t0")) == ("r1", 0)
     await store.close()
 
@@ -101,7 +98,7 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
     await asyncio.to_thread(upgrade, url)
     await asyncio.to_thread(upgrade, url)  # a second run changes nothing
     store = SqlStorage.from_url(url)
-    await store.create_room(state(), "waiting", hash_secret("t0"), NODE)
+    await store.create_room(state(), "waiting", hash_secret("t0"))
     async with store.engine.connect() as conn:
         sync = (await conn.exec_driver_sql("PRAGMA synchronous")).scalar()
     key = await store.token_key()
@@ -119,33 +116,33 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
 
 async def test_room_state_round_trip(storage: SqlStorage) -> None:
     room = state()
-    await storage.create_room(room, "waiting", hash_secret("t0"), NODE)
+    await storage.create_room(room, "waiting", hash_secret("t0"))
     assert await storage.load_room("r1") == room
     assert await storage.seat_for_token(hash_secret("t0")) == ("r1", 0)
     assert await storage.seat_for_token(hash_secret("t1")) is None
     assert await storage.room_for_invite("INVr1") == "r1"
     joined = replace(room, names=("Ana", "Primo"), version=1).with_seat(
         1, SeatState("arriving", 5.0))
-    await storage.write(write1(joined, "playing", join=(hash_secret("t1"), "k")))
+    await storage.write(write0(joined, "playing", join=(hash_secret("t1"), "k")))
     assert await storage.load_room("r1") == joined
     held = await storage.seat_token("r1", 1)
     assert held is not None and held.token_hash == hash_secret("t1") and held.join_key_hash == "k"
     away = joined.with_seat(0, SeatState("away", 9.5, "normal", True))
     away = replace(away, version=2)
-    await storage.write(write1(away, "playing", (0,)))
+    await storage.write(write0(away, "playing", (0,)))
     assert await storage.load_room("r1") == away
 
 
 async def test_a_stale_copy_never_writes(storage: SqlStorage) -> None:
     room = state("r2", "computer")
-    await storage.create_room(room, "playing", hash_secret("t0"), NODE)
+    await storage.create_room(room, "playing", hash_secret("t0"))
     first = moved(room, 1)
-    await storage.write(write1(first, "playing", move=trail(1)))
+    await storage.write(write0(first, "playing", move=trail(1)))
     # a second copy decided from version 0 too: refused, and nothing of it is written
     with pytest.raises(StaleRoom):
-        await storage.write(write1(moved(room, 1), "playing", move=trail(1, seat=1)))
+        await storage.write(write0(moved(room, 1), "playing", move=trail(1, seat=1)))
     with pytest.raises(StaleRoom):
-        await storage.write(write1(replace(moved(room, 2), version=1), "playing",
+        await storage.write(write0(replace(moved(room, 2), version=1), "playing",
                                       move=trail(2)))
     assert [(m.seq, m.seat) for m in await storage.load_moves("r2", 0)] == [(1, 0)]
     assert await storage.load_room("r2") == first
@@ -155,20 +152,20 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
     """A hundred moves of a hundred rooms and a used rejoin code in one group commit: the
     code is refused, the moves all commit, in one transaction (not one each)."""
     rooms = [state(f"g{i}", "computer") for i in range(100)]
-    await asyncio.gather(*(storage.create_room(r, "playing", hash_secret(r.id), NODE)
+    await asyncio.gather(*(storage.create_room(r, "playing", hash_secret(r.id))
                            for r in rooms))
     assert await storage.add_rejoin_code("g0", 0, hash_secret("S"), hash_secret("L"), 2e9)
     code = await storage.find_rejoin_code(hash_secret("S"))
     assert code is not None
-    await storage.write(write1(replace(rooms[0], version=1), "playing", (0,),
+    await storage.write(write0(replace(rooms[0], version=1), "playing", (0,),
                                   new_token=(0, hash_secret("n")), use_code=(code.id, None)))
     commits: list[int] = []
     writer = storage._sync or storage.engine.sync_engine  # SQLite's writer has its own
     event.listen(writer, "commit", lambda conn: commits.append(1))
-    used_again = storage.write(write1(replace(rooms[0], version=2), "playing", (0,),
+    used_again = storage.write(write0(replace(rooms[0], version=2), "playing", (0,),
                                          new_token=(0, hash_secret("m")),
                                          use_code=(code.id, None)))
-    writes = [storage.write(write1(moved(r, 1), "playing", move=trail(1))) for r in rooms]
+    writes = [storage.write(write0(moved(r, 1), "playing", move=trail(1))) for r in rooms]
     results = await asyncio.gather(used_again, *writes, return_exceptions=True)
     assert isinstance(results[0], RejoinError) and results[0].code == "code_used"
     assert isinstance(results[1], StaleRoom)  # g0 was at version 1: its move is refused
@@ -188,7 +185,7 @@ async def test_a_batched_move_never_lands_beside_another_writers_change(
     the change). Never the move without the room (PostgreSQL did, before the read locked
     the rows: it has no row counts of a multi-row update to check)."""
     room = state("r4", "computer")
-    await storage.create_room(room, "playing", hash_secret("t0"), NODE)
+    await storage.create_room(room, "playing", hash_secret("t0"))
     other: list[threading.Thread] = []
 
     def bump_meanwhile(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
@@ -201,7 +198,7 @@ async def test_a_batched_move_never_lands_beside_another_writers_change(
     event.listen(storage._sync or storage.engine.sync_engine, "before_cursor_execute",
                  bump_meanwhile)
     try:
-        await storage.write(write1(moved(room, 1), "playing", move=trail(1)))
+        await storage.write(write0(moved(room, 1), "playing", move=trail(1)))
         outcome: Exception | None = None
     except Exception as exc:  # StaleRoom, or the batch's own check (nothing written)
         outcome = exc
@@ -215,7 +212,7 @@ async def test_a_batched_move_never_lands_beside_another_writers_change(
 
 
 async def test_one_live_rejoin_code_per_seat(storage: SqlStorage) -> None:
-    await storage.create_room(state(), "waiting", hash_secret("t0"), NODE)
+    await storage.create_room(state(), "waiting", hash_secret("t0"))
     assert await storage.add_rejoin_code("r1", 0, hash_secret("S1"), hash_secret("L1"), 2e9)
     assert not await storage.add_rejoin_code("r1", 0, hash_secret("S1"), hash_secret("L2"), 2e9)
     assert await storage.add_rejoin_code("r1", 0, hash_secret("S3"), hash_secret("L3"), 2e9)
@@ -228,7 +225,7 @@ async def test_one_live_rejoin_code_per_seat(storage: SqlStorage) -> None:
 
 async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage) -> None:
     room = state("r3", "computer")
-    await storage.create_room(room, "playing", hash_secret("t0"), NODE)
+    await storage.create_room(room, "playing", hash_secret("t0"))
     match = Match.new("semilla")
     moves = []
     for seq in range(1, 61):
@@ -237,7 +234,7 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage)
         match, _ = match.play(move)
         moves.append(move)
         room = moved(room, seq)
-        await storage.write(write1(room, "playing",
+        await storage.write(write0(room, "playing",
                                       move=MoveRecord(seq, 1, seat, move.to_text(), None)))
     registry = RoomRegistry(storage, LocalHub(), Settings(computer_delay=3600))
     live = await registry.get("r3")
@@ -255,9 +252,9 @@ async def test_close_commits_the_batch_in_flight(db: Database) -> None:
     await asyncio.to_thread(upgrade, db.url)
     store = SqlStorage.from_url(db.url)
     rooms = [state(f"c{i}", "computer") for i in range(50)]
-    await asyncio.gather(*(store.create_room(r, "playing", hash_secret(r.id), NODE)
+    await asyncio.gather(*(store.create_room(r, "playing", hash_secret(r.id))
                            for r in rooms))
-    writes = [asyncio.create_task(store.write(write1(moved(r, 1), "playing", move=trail(1))))
+    writes = [asyncio.create_task(store.write(write0(moved(r, 1), "playing", move=trail(1))))
               for r in rooms]
     for _ in range(5):  # the writer takes the batch and starts its transaction
         await asyncio.sleep(0)
@@ -273,12 +270,16 @@ async def test_a_process_that_lost_the_room_never_writes_it_again(storage: SqlSt
     plain move) and the single one (a seat change) alike."""
     now = 1_000_000.0
     room = state("f1", "friend")
-    await storage.create_room(room, "waiting", hash_secret("t0"), "a")  # epoch 1
+    await storage.create_room(room, "waiting", hash_secret("t0"))  # nobody's, epoch 0
     await storage.renew_node("a", now + 5, now)
+    assert await storage.room_owner("f1") == Owner(None, 0.0)
+    assert await storage.claim_room("f1", "a", now) == 1
     assert await storage.room_owner("f1") == Owner("a", now + 5)
     assert await storage.live_nodes(now) == {"a"}
     assert await storage.claim_room("f1", "b", now) is None  # a's lease runs
     assert await storage.claim_room("f1", "a", now) == 2  # a takes its own room again
+    with pytest.raises(StaleRoom):  # its copy of epoch 1 can no longer write
+        await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=1))
     assert await storage.claim_room("f1", "b", now + 6) == 3  # a's lease lapsed
     assert await storage.live_nodes(now + 6) == frozenset()
     with pytest.raises(StaleRoom):
