@@ -88,8 +88,8 @@ async def test_failed_write_drops_the_room_copy_and_clients_reload(
 ) -> None:
     """A room copy that no longer matches storage (here another writer stored seq 1 behind
     its back, as if a commit went through and the driver failed after) cannot write: the
-    write is refused, the room's sockets close (1011) and the room is rebuilt from
-    storage."""
+    write is refused, the room's sockets are told the server is reconnecting and close
+    (1012, "reconnect and resume"), and the room is rebuilt from storage."""
     server = make_server().start()
     a_room, b_room = server.friend_room()
     a, wa = await Client.hello(server, a_room["token"])
@@ -105,8 +105,8 @@ async def test_failed_write_drops_the_room_copy_and_clients_reload(
     with pytest.raises(websockets.ConnectionClosed) as info:
         for _ in range(10):
             codes.append((await a.recv()).get("code"))
-    assert info.value.rcvd is not None and info.value.rcvd.code == 1011
-    assert "server_error" in codes
+    assert info.value.rcvd is not None and info.value.rcvd.code == 1012
+    assert "reconnecting" in codes
     a2, welcome = await Client.hello(server, a_room["token"], since=0)
     assert welcome["seq"] == 1 and welcome["events"][0]["event"]["move"] == move
     b2, wb = await Client.hello(server, b_room["token"], since=0)
