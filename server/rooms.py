@@ -287,8 +287,11 @@ class Room:
                     log.info("room %s stopped: %r", self.id, exc)
                 await self._fail(ProtocolError("reconnecting" if passing else "server_error"))
                 if future is not None and not future.done():
-                    future.set_exception(ProtocolError(
-                        "reconnecting" if passing else "server_error"))
+                    # stale: nothing was written, so the caller asks a fresh copy (here or
+                    # on the room's new owner); else whether it was is unknown
+                    future.set_exception(
+                        RoomStopped(self.id) if isinstance(exc, StaleRoom)
+                        else ProtocolError("reconnecting" if passing else "server_error"))
                 continue
             if future is not None and not future.done():
                 future.set_result(result)

@@ -184,12 +184,20 @@ class Player:
         self.events: dict[int, list[str]] = {}  # seq -> the events told at it (JSON)
         self.errors: list[str] = []  # error codes received
         self.reconnects = 0
+        self.rematched = 0  # the match this player asked a rematch after
         self.counter = 0
         self.pending: tuple[str, dict[str, Any], int] | None = None  # (id, move, seq)
 
     @property
     def view(self) -> dict[str, Any] | None:
         return self.client.view if self.client is not None else None
+
+    def describe(self) -> str:
+        view = self.view or {}
+        return (f"seat {view.get('seat')} seq {view.get('seq')} {view.get('status')} "
+                f"turn {view.get('turn')} options {len(view.get('options') or [])} "
+                f"pending {self.pending} acked {len(self.acked)} "
+                f"reconnects {self.reconnects} errors {self.errors[-5:]}")
 
     def _watch(self, message: dict[str, Any]) -> None:
         if message["type"] == "event":
@@ -244,6 +252,12 @@ class Player:
                 await self.connect()
                 return
             client = self.client
+            view = client.view
+            if view is not None and view["status"] == "finished" \
+                    and self.rematched != view["match"]:
+                self.rematched = view["match"]  # the next match, to play on
+                await client.send({"type": "rematch"})
+                return
             if self.pending is None and my_turn(client.view):
                 self.counter += 1
                 self.pending = (f"{self.token[:6]}-{self.counter}", pick_move(client.view),
@@ -271,26 +285,34 @@ async def play_rooms(players: list[Player], done: Any, timeout: float = 120.0) -
 
     async def run_one(player: Player) -> None:
         while not done():
-            assert time.monotonic() < deadline, "play did not get there"
+            assert time.monotonic() < deadline, "play did not get there: " + "; ".join(
+                p.describe() for p in players)
             await player.step()
 
     await asyncio.gather(*(run_one(p) for p in players))
 
 
-def stored_moves(db: PostgresDb, room_id: str) -> list[tuple[int, str | None]]:
-    return [(int(seq), cid) for seq, cid in db.rows(
-        "select seq, client_id from moves where room_id = ? order by seq", room_id)]
+def stored_moves(db: PostgresDb, room_id: str) -> list[tuple[int, int, str | None]]:
+    return [(int(seq), int(match_no), cid) for seq, match_no, cid in db.rows(
+        "select seq, match_no, client_id from moves where room_id = ? order by seq", room_id)]
 
 
 def check_nothing_lost_nothing_doubled(db: PostgresDb, room_id: str,
                                        players: list[Player]) -> int:
     """Every move a player was told is acked is stored at its seq, with its id; the
-    stored seqs run 1, 2, 3, … with no gap; no seq was ever told as two different events.
-    Returns the number of stored moves."""
+    stored seqs run 1, 2, 3, … with no gap but the one seq that opens each next match (its
+    rematch event); no seq was ever told as two different events. Returns the number of
+    stored moves."""
     stored = stored_moves(db, room_id)
-    seqs = [seq for seq, _ in stored]
-    assert seqs == list(range(1, len(seqs) + 1)), seqs
-    by_id = {cid: seq for seq, cid in stored if cid is not None}
+    expected, previous_match = 1, 1
+    for seq, match_no, _ in stored:
+        if match_no != previous_match:
+            assert match_no == previous_match + 1, stored
+            expected += 1  # the rematch's own seq
+            previous_match = match_no
+        assert seq == expected, (seq, expected, stored)
+        expected += 1
+    by_id = {cid: seq for seq, _, cid in stored if cid is not None}
     for player in players:
         for move_id, seq in player.acked.items():
             assert by_id.get(move_id) == seq, (move_id, seq, by_id.get(move_id))
@@ -299,7 +321,8 @@ def check_nothing_lost_nothing_doubled(db: PostgresDb, room_id: str,
             # one seq, one change: a move (maybe ending a hand or the match) or a rematch;
             # the same event told twice (a replay after a reconnect) is kept once
             assert len(told) == len(set(told)), (seq, told)
-            assert kinds.count("move") <= 1, (seq, told)
+            assert kinds.count("move") <= 1 and kinds.count("rematch") <= 1, (seq, told)
+            assert not ("move" in kinds and "rematch" in kinds), (seq, told)
     return len(stored)
 
 

@@ -149,6 +149,7 @@ async def test_killing_the_owner_loses_no_acknowledged_move(cluster: Cluster) ->
     players += [Player(cluster, friend[0]["token"], 0), Player(cluster, friend[1]["token"], 1)]
     kills = 8
     killed: list[int] = []
+    stalled: list[str] = []
 
     def total() -> int:
         return sum(len(p.acked) for p in players)
@@ -158,7 +159,11 @@ async def test_killing_the_owner_loses_no_acknowledged_move(cluster: Cluster) ->
             target = total() + 10
             deadline = time.monotonic() + 60
             while total() < target:
-                assert time.monotonic() < deadline, "play stalled"
+                if time.monotonic() > deadline:
+                    stalled.append("; ".join(p.describe() for p in players) + " owners " + str(
+                        [cluster.owner_of(r["room"]) for r in [*rooms, friend[0]]]))
+                    finished.set()
+                    return
                 await asyncio.sleep(0.05)
             owners = [cluster.owner_of(r["room"]) for r in rooms]
             victim = max(range(3), key=lambda i: owners.count(i))
@@ -171,13 +176,14 @@ async def test_killing_the_owner_loses_no_acknowledged_move(cluster: Cluster) ->
     kill_task = asyncio.create_task(killer())
     await play_rooms(players, finished.is_set, timeout=240)
     await kill_task
-    # and every room still plays: ten more moves each
+    assert not stalled, stalled
+    # and every room still plays: three more moves each (or its match is over)
     marks = [len(p.acked) for p in players]
     await play_rooms(players, lambda: all(
         len(p.acked) >= m + 3 or (p.view is not None and p.view["status"] == "finished")
         for p, m in zip(players, marks, strict=True)), timeout=120)
     assert len(killed) == kills
-    for room, player in zip(rooms, players, strict=True):
+    for room, player in zip(rooms, players[:3], strict=True):
         assert check_nothing_lost_nothing_doubled(cluster.db, room["room"], [player]) > 0
     check_nothing_lost_nothing_doubled(cluster.db, friend[0]["room"], players[3:])
     assert sum(p.reconnects for p in players) >= kills
