@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,10 +103,13 @@ class PrivatePostgres:
     """A PostgreSQL 15 cluster of the test's own (initdb as the postgres user), to stop and
     start under play."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self) -> None:
         self.port = free_port()
-        self.dir = tmp / "pg"
-        self.log = tmp / "pg.log"
+        # not under pytest's tmp: that is private to root, and the server runs as postgres
+        self.home = Path(tempfile.mkdtemp(prefix="casino-pg-"))
+        self.home.chmod(0o755)
+        self.dir = self.home / "pg"
+        self.log = self.home / "pg.log"
 
     @staticmethod
     def available() -> str | None:
@@ -138,6 +142,11 @@ class PrivatePostgres:
     def stop(self) -> None:
         self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.dir), "-m", "fast", "-w",
                           "stop")
+
+    def remove(self) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self.stop()
+        shutil.rmtree(self.home, ignore_errors=True)
 
     def database(self, name: str = "casino") -> PostgresDb:
         admin = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"

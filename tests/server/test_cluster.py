@@ -235,9 +235,10 @@ async def test_postgresql_restarted_under_play(tmp_path: Path, redis_url: str) -
     why = PrivatePostgres.available()
     if why is not None:
         pytest.skip(why)
-    postgres = PrivatePostgres(tmp_path).init()
-    cluster = Cluster(tmp_path, postgres.database(), redis_url).start(2)
+    postgres = PrivatePostgres()
+    cluster = Cluster(tmp_path, postgres.init().database(), redis_url)
     try:
+        cluster.start(2)
         a, b = cluster[0].friend_room()
         room = cluster[1].computer_room()
         players = [Player(cluster, a["token"], 0), Player(cluster, b["token"], 1),
@@ -260,4 +261,4 @@ async def test_postgresql_restarted_under_play(tmp_path: Path, redis_url: str) -
         check_nothing_lost_nothing_doubled(cluster.db, room["room"], players[2:])
     finally:
         cluster.stop()
-        postgres.stop()
+        postgres.remove()
