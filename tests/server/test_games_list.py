@@ -109,7 +109,8 @@ def test_bad_lists_are_refused_with_a_clear_error(server: ServerProc) -> None:
         r = server.post("/api/my-games", body)
         assert r.status_code == 400, (body, r.text)
         assert r.json()["error"]["code"] == "bad_tokens"
-        assert r.json()["error"]["message"] == "No entendimos la lista de partidas de este dispositivo."
+        assert r.json()["error"]["message"] == \
+            "No entendimos la lista de partidas de este dispositivo."
     many = server.post("/api/my-games", {"tokens": [ok] * 31})
     assert many.status_code == 400 and "a lo sumo 30" in many.json()["error"]["message"]
     assert server.post("/api/my-games", {"tokens": [ok] * 30}).status_code == 200

@@ -347,6 +347,7 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
     r = server.get(f"/api/invites/{room['invite'].lower()}")
     assert r.status_code == 200 and r.json() == {"host": "Ana", "open": True, "turns": False}
     server.post("/api/join", {"invite": room["invite"], "name": "Primo"})
-    assert server.get(f"/api/invites/{room['invite']}").json() == {"host": "Ana", "open": False, "turns": False}
+    assert server.get(f"/api/invites/{room['invite']}").json() == {
+        "host": "Ana", "open": False, "turns": False}
     r = server.get("/api/invites/ZZZZZZZZ")
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"
