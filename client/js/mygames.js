@@ -8,6 +8,7 @@ import { announce, capitalize, h } from "./dom.js";
 import { forgetSeat, loadSeats } from "./store.js";
 
 const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
+const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
 
 /** "hace un momento", "hace 5 minutos", "hace 3 horas", "ayer", "hace 4 días". */
 export function agoText(seconds) {
@@ -107,17 +108,30 @@ export function myGamesSection(hooks) {
   const status = h("p", { class: "small games-status", role: "status" });
   const section = h("section", { class: "choice mis-partidas", "aria-labelledby": "t-partidas" },
     h("h2", { id: "t-partidas" }, "Mis partidas"), status, list);
+  // a refresh says nothing new to a screen reader and keeps the keyboard focus where it was
+  const say = (text) => {
+    if (status.textContent !== text) status.textContent = text;
+  };
+  const redraw = (items) => {
+    const active = document.activeElement;
+    const item = list.contains(active) ? active.closest(".game") : null;
+    const kept = item ? [item.dataset.room, [...active.classList].find((c) => c.startsWith("g") && c !== "game")] : null;
+    list.replaceChildren(...items);
+    if (kept) list.querySelector(`.game[data-room="${kept[0]}"] .${kept[1] || "game-open"}`)?.focus();
+  };
+  let first = true;
   const draw = async () => {
     const seats = loadSeats();
     section.hidden = seats.length === 0;
     if (!seats.length) return;
-    status.textContent = "Mirando cómo van…";
+    if (first) say("Mirando cómo van…");
+    first = false;
     let games;
     try {
       games = (await myGames(seats.map((s) => s.token))).games;
     } catch (error) {
-      status.textContent = "Ahora no pudimos ver cómo van tus partidas. " + error.message;
-      list.replaceChildren(...seats.map((seat) => plainItem(seat, hooks)));
+      say("Ahora no pudimos ver cómo van tus partidas. " + error.message);
+      redraw(seats.map((seat) => plainItem(seat, hooks)));
       return;
     }
     const entries = [];
@@ -131,12 +145,17 @@ export function myGamesSection(hooks) {
     });
     section.hidden = entries.length === 0 && gone === 0;
     const waiting = entries.filter((e) => e.game.waits_for_me).length;
-    status.textContent = (waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
+    say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
       : entries.length ? "Ninguna partida te espera ahora." : "") +
-      (gone ? (gone === 1 ? " Una partida ya no existe y la quitamos." : ` ${gone} partidas ya no existen y las quitamos.`) : "");
-    list.replaceChildren(...sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw)));
+      (gone ? (gone === 1 ? " Una partida ya no existe y la quitamos." : ` ${gone} partidas ya no existen y las quitamos.`) : ""));
+    redraw(sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw)));
   };
   section.hidden = loadSeats().length === 0;
   draw();
+  // while Inicio is on screen, the list follows the games (another screen drops it)
+  const timer = setInterval(() => {
+    if (!section.isConnected) clearInterval(timer);
+    else if (document.visibilityState === "visible") draw();
+  }, REFRESH_MS);
   return section;
 }

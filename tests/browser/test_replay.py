@@ -31,7 +31,7 @@ def finished_computer_match(server: ServerProc) -> dict[str, Any]:
             frame = json.loads(ws.recv(timeout=10))
             for msg in split_frame(frame):
                 if msg.get("type") == "event" and msg["event"]["kind"] == "match_end":
-                    return dict(room)
+                    return {**room, "end_seq": msg["seq"]}
                 view = msg.get("view")
                 if view and my_turn(view) and view["seq"] != played:
                     played, n = view["seq"], n + 1
@@ -147,6 +147,25 @@ def test_the_replay_from_the_finished_table(make_player: MakePlayer,
     me.page.wait_for_selector(".replay[data-step='0']")
     me.page.go_back()  # the browser's back button leaves the replay
     me.page.wait_for_selector("main[data-screen='inicio']")
+
+
+def test_the_replay_from_fin_de_partida(make_player: MakePlayer,
+                                        web_server: ServerProc) -> None:
+    """The device was away for the last move: coming back, the final sheet opens (its
+    events since then), and its "Ver la repetición" opens the replay."""
+    room = finished_computer_match(web_server)
+    me = make_player(viewport=LAPTOP)
+    session = {"room": room["room"], "seat": 0, "token": room["token"],
+               "since": room["end_seq"] - 1, "mode": "computer", "active": True}
+    me.goto("/")
+    me.page.evaluate("(s) => localStorage.setItem('casino.session', JSON.stringify(s))", session)
+    me.page.reload()
+    me.page.wait_for_selector("dialog.sheet.final[open]")
+    me.page.click("dialog.sheet button.replay")
+    me.page.wait_for_selector(".replay[data-step='0']")
+    assert me.page.locator("dialog[open]").count() == 0
+    steps = int(me.page.locator(".replay").get_attribute("data-steps") or 0)
+    assert steps == room["end_seq"] + 1
 
 
 def test_an_unknown_replay_link_says_so(make_player: MakePlayer) -> None:
