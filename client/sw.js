@@ -15,6 +15,8 @@ const SHELL = [
   "/static/js/connection.js",
   "/static/js/dom.js",
   "/static/js/game.js",
+  "/static/js/mygames.js",
+  "/static/js/replay.js",
   "/static/js/sheet.js",
   "/static/js/store.js",
   "/static/js/texts.js",

@@ -27,6 +27,7 @@ from .ai.pool import AiPool, cores
 from .cluster import is_outage, new_conn_id, new_node_id
 from .config import Settings
 from .fanout import Fanout, LocalHub
+from .games import Games
 from .limits import FailureBudget, SlidingLimit, client_key
 from .lobby import Lobby, hash_secret
 from .migrate import upgrade
@@ -70,7 +71,8 @@ STATUS = {
     "room_unknown": 404, "code_unknown": 404, "not_found": 404, "room_full": 409,
     "code_expired": 410, "code_used": 410, "rate_limited": 429, "server_error": 500,
     "reconnecting": 503,
-    "bad_host": 400, "busy": 503,
+    "bad_host": 400, "busy": 503, "bad_turns": 400, "bad_tokens": 400, "bad_match": 404,
+    "not_finished": 409, "replay_unknown": 404,
 }
 
 
@@ -84,6 +86,11 @@ def status_of(error: ApiError) -> int:
 def lobby_of(request: Request | WebSocket) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
+
+
+def games_of(request: Request) -> Games:
+    games: Games = request.app.state.games
+    return games
 
 
 def registry_of(request: Request | WebSocket) -> RoomRegistry:
@@ -168,7 +175,7 @@ async def create_room(request: Request) -> Response:
     limited(request, "rooms_limit")
     data = await read_json(request)
     answer = await lobby_of(request).create(data.get("mode"), data.get("level"),
-                                            data.get("name"))
+                                            data.get("name"), data.get("turns", False))
     return JSONResponse(answer, status_code=201)
 
 
@@ -203,6 +210,30 @@ async def join_room(request: Request) -> Response:
 @api
 async def room_summary(request: Request) -> Response:
     return JSONResponse(await lobby_of(request).summary(request.path_params["room"]))
+
+
+@api
+async def my_games(request: Request) -> Response:
+    """POST: seat tokens are secrets, so they travel in the body, never in a URL."""
+    limited(request, "games_limit")
+    data = await read_json(request)
+    return JSONResponse(await games_of(request).list(data.get("tokens")))
+
+
+@api
+async def make_replay_link(request: Request) -> Response:
+    limited(request, "replays_limit")
+    data = await read_json(request)
+    answer = await games_of(request).replay_link(data.get("token"), data.get("match"))
+    return JSONResponse(answer, status_code=201)
+
+
+@api
+async def replay(request: Request) -> Response:
+    limited(request, "replays_limit")
+    answer = await games_of(request).replay(request.path_params["code"])
+    # a finished match never changes: a shared link may be cached by the browser
+    return JSONResponse(answer, headers={"Cache-Control": "private, max-age=3600"})
 
 
 @api
@@ -434,8 +465,8 @@ async def dispatch(registry: RoomRegistry, seat: Seat, conn: Connection,
             answer = await registry.call(seat.room, Submit(seat.seat, move, seq, move_id))
             if answer is not None:
                 conn.deliver(answer)
-        case Takeover(level):
-            await registry.call(seat.room, TakeoverCmd(seat.seat, level))
+        case Takeover(level, confirmed):
+            await registry.call(seat.room, TakeoverCmd(seat.seat, level, confirmed))
         case Rematch():
             await registry.call(seat.room, RematchCmd(seat.seat))
         case Ping():
@@ -455,6 +486,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/", index_page),
         Route("/j/{code}", index_page),
         Route("/r/{code}", index_page),
+        Route("/p/{code}", index_page),
         Route("/sw.js", service_worker_route(settings.client_dir)),
         Route("/healthz", healthz),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -464,6 +496,9 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/api/rejoin-codes", create_rejoin_code, methods=["POST"]),
         Route("/api/rejoin", use_rejoin_code, methods=["POST"]),
         Route("/api/qr", qr_svg, methods=["POST"]),
+        Route("/api/my-games", my_games, methods=["POST"]),
+        Route("/api/replays", make_replay_link, methods=["POST"]),
+        Route("/api/replays/{code}", replay),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", ClientFiles(directory=settings.client_dir, check_dir=False)),
     ]
@@ -494,6 +529,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             await redis_hub.start()
         lease = asyncio.create_task(registry.lease.run())
         app.state.lobby = Lobby(registry)
+        app.state.games = Games(registry)
         purger = (asyncio.create_task(run_purges(registry, settings))
                   if settings.purge_interval > 0 else None)
         # Everything made so far (modules, classes, the app) lives as long as the process:
@@ -526,6 +562,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
     app.state.rooms_limit = SlidingLimit(settings.rate_rooms_per_min)
     app.state.join_limit = SlidingLimit(settings.rate_join_per_min)
     app.state.qr_limit = SlidingLimit(settings.rate_qr_per_min)
+    app.state.games_limit = SlidingLimit(settings.rate_games_per_min)
+    app.state.replays_limit = SlidingLimit(settings.rate_replays_per_min)
     app.state.invite_failures = FailureBudget(settings.code_failures_per_min)
     app.state.rejoin_failures = FailureBudget(settings.code_failures_per_min)
     app.state.qr = QrMaker()

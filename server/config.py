@@ -30,6 +30,9 @@ class Settings:
     # a friend who stays connected but does not play their turn for this long is offered
     # to the other player as if they had left
     stall_seconds: float = 240.0
+    # por turnos: a friend who left may be replaced by the computer only after this long,
+    # unless the other player asks for it in so many words (then grace_seconds applies)
+    turns_grace_seconds: float = 86400.0
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     rejoin_ttl: int = 600  # seconds a rejoin code stays valid
     room_idle: float = 900.0  # a room nobody listens to leaves memory after this long
@@ -62,6 +65,8 @@ class Settings:
     max_header_bytes: int = 16_384  # request line plus headers
     max_headers: int = 100
     rate_qr_per_min: int = 30
+    rate_games_per_min: int = 30  # Mis partidas lists (POST /api/my-games)
+    rate_replays_per_min: int = 60  # replays read and replay links made
     code_failures_per_min: int = 60  # wrong short codes, whole server (invites, rejoin each)
     # -- forgetting (server/purge.py) --
     purge_interval: float = 3600.0  # seconds between purges; 0: never purge
@@ -101,6 +106,7 @@ class Settings:
             computer_delay=_number(e, "COMPUTER_DELAY", cls.computer_delay),
             grace_seconds=_number(e, "GRACE_SECONDS", cls.grace_seconds),
             stall_seconds=_number(e, "STALL_SECONDS", cls.stall_seconds),
+            turns_grace_seconds=_number(e, "TURNS_GRACE_SECONDS", cls.turns_grace_seconds),
             allowed_origins=origins,
             rejoin_ttl=_number(e, "REJOIN_TTL", cls.rejoin_ttl),
             room_idle=_number(e, "ROOM_IDLE", cls.room_idle),
@@ -129,6 +135,8 @@ class Settings:
             max_header_bytes=_number(e, "MAX_HEADER_BYTES", cls.max_header_bytes),
             max_headers=_number(e, "MAX_HEADERS", cls.max_headers),
             rate_qr_per_min=_number(e, "RATE_QR_PER_MIN", cls.rate_qr_per_min),
+            rate_games_per_min=_number(e, "RATE_GAMES_PER_MIN", cls.rate_games_per_min),
+            rate_replays_per_min=_number(e, "RATE_REPLAYS_PER_MIN", cls.rate_replays_per_min),
             code_failures_per_min=_number(e, "CODE_FAILURES_PER_MIN",
                                           cls.code_failures_per_min),
             purge_interval=_number(e, "PURGE_INTERVAL", cls.purge_interval),

@@ -82,9 +82,12 @@ class Lobby:
                           hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
-    async def create(self, mode: object, level: object, name: object) -> dict[str, Any]:
+    async def create(self, mode: object, level: object, name: object,
+                     turns: object = False) -> dict[str, Any]:
         if mode not in ("computer", "friend"):
             raise ApiError("bad_mode")
+        if not isinstance(turns, bool) or (turns and mode != "friend"):
+            raise ApiError("bad_turns")
         if mode == "computer" and (not isinstance(level, str) or level not in ai.LEVELS):
             raise ApiError("bad_level")
         name0 = clean_name(name, 0)
@@ -97,11 +100,11 @@ class Lobby:
             level=str(level) if computer else None, seed=secrets.token_hex(16), match_no=1,
             match_start_seq=0, seq=0, version=0,
             names=(name0, COMPUTER_NAME if computer else None), invite=invite,
-            seats=(SeatState("arriving", time.time()), SeatState()),
+            seats=(SeatState("arriving", time.time()), SeatState()), turns=turns,
         )
         await self.storage.create_room(state, "playing" if computer else "waiting",
                                        hash_secret(token))
-        answer: dict[str, Any] = {"room": room_id, "seat": 0, "token": token}
+        answer: dict[str, Any] = {"room": room_id, "seat": 0, "token": token, "turns": turns}
         if invite is not None:
             answer.update(invite=invite, invite_url=f"/j/{invite}")
         return answer
@@ -130,7 +133,7 @@ class Lobby:
         state = await self.storage.load_room(room_id) if room_id is not None else None
         if state is None:
             raise ApiError("invite_unknown")
-        return {"host": state.names[0], "open": state.names[1] is None}
+        return {"host": state.names[0], "open": state.names[1] is None, "turns": state.turns}
 
     async def summary(self, room_id: str) -> dict[str, Any]:
         """A live room answers itself; any other is rebuilt for the answer and not kept in

@@ -17,6 +17,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
 )
 
 metadata = MetaData()
@@ -56,6 +57,15 @@ rooms = Table(
     # process that lost the room can never write it again
     Column("owner", String(64), nullable=True, index=True),
     Column("epoch", Integer, nullable=False, default=0),
+    # por turnos: a friend game played over days (no stall check, a long grace period)
+    Column("turns", Boolean, nullable=False, default=False),
+    # what Mis partidas shows without replaying the room, written with every write of it:
+    # the seat to move (NULL unless "playing"), the match scores (NULL: not written since
+    # migration 0003_games, so the list rebuilds the room) and when the last move was
+    Column("turn", Integer, nullable=True),
+    Column("score0", Integer, nullable=True),
+    Column("score1", Integer, nullable=True),
+    Column("moved_at", Float, nullable=True),
 )
 
 # one row per server process: it holds its rooms while ``lease_until`` is in the future
@@ -121,6 +131,17 @@ rejoin_codes = Table(
     Column("expires_at", Float, nullable=False),
     Column("used_at", Float, nullable=True),
     Column("key_hash", String(64), nullable=True),  # the rejoin request's retry key
+)
+
+# a finished match's shared replay: /p/<code> (the room id is never in a link)
+replay_links = Table(
+    "replay_links",
+    metadata,
+    Column("code", String(32), primary_key=True),
+    _room_id(),
+    Column("match_no", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    UniqueConstraint("room_id", "match_no", name="uq_replay_links_match"),
 )
 
 # one row: the key that derives the tokens of retried joins and rejoins (HMAC)

@@ -39,6 +39,8 @@ MESSAGES_ES: dict[str, str] = {
     "not_absent": "Tu amigo está conectado.",
     "too_early": "Dale un chance: tu amigo todavía puede volver.",
     "bad_level": "Ese nivel no existe.",
+    "turns_wait": ("Es una partida por turnos: tu amigo juega cuando pueda. Si de verdad "
+                   "quieres que la computadora juegue por tu amigo, pídelo en el Menú."),
     "server_error": "Algo salió mal. Intenta otra vez.",
     # the database or the link between server processes is away for a moment: nothing
     # acknowledged is lost, and the game comes back by itself
@@ -56,6 +58,11 @@ MESSAGES_ES: dict[str, str] = {
     "code_used": "Ese código ya se usó. Pide uno nuevo.",
     "bad_qr_text": "Ese enlace no es de este sitio.",
     "not_found": "Esa página no existe.",
+    "bad_turns": "«Por turnos» es solo para jugar con un amigo (sí o no).",
+    "bad_tokens": "No entendimos la lista de partidas de este dispositivo.",
+    "bad_match": "Esa partida no existe en esta mesa.",
+    "not_finished": "Esa partida todavía no ha terminado: la repetición sale al final.",
+    "replay_unknown": "No encontramos esa repetición. Revisa el enlace.",
 }
 
 # websocket close codes (docs/protocol.md)
@@ -155,6 +162,7 @@ class MoveMsg:
 @dataclass(frozen=True, slots=True)
 class Takeover:
     level: str
+    confirmed: bool = False  # por turnos: asked for in so many words (docs/protocol.md)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +211,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
             raise _missing("level")
         if not isinstance(level, str) or level not in LEVELS:
             raise ProtocolError("bad_level")
-        return Takeover(level)
+        confirmed = data.get("confirmed", False)
+        if not isinstance(confirmed, bool):
+            raise _missing("confirmed")
+        return Takeover(level, confirmed)
     if kind == "rematch":
         return Rematch()
     if kind == "ping":

@@ -46,6 +46,7 @@ from .protocol import (
 from .state import RoomState, SeatState
 from .storage import (
     FinishedMatch,
+    Listing,
     MoveRecord,
     RejoinCode,
     RejoinError,
@@ -118,6 +119,7 @@ class Submit:
 class TakeoverCmd:
     seat: int
     level: str
+    confirmed: bool = False  # por turnos: the player asked for it in so many words
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,8 +310,8 @@ class Room:
                 return await self._detach(seat, conn)
             case Submit(seat, move, seq, move_id):
                 return await self._submit(seat, move, seq, move_id)
-            case TakeoverCmd(seat, level):
-                return await self._takeover(seat, level)
+            case TakeoverCmd(seat, level, confirmed):
+                return await self._takeover(seat, level, confirmed)
             case RematchCmd(seat):
                 return await self._rematch(seat)
             case Join(name, token_hash, key_hash):
@@ -362,8 +364,12 @@ class Room:
         new = replace(new, version=self.state.version + 1)
         changed = tuple(s for s in (0, 1) if not new.computer_seat(s) and (
             s in seats or new.seats[s] != self.state.seats[s]))
-        status = room_status(new, match or self.match)
-        await self.deps.storage.write(RoomWrite(new, status, changed, **extra, epoch=self.epoch))
+        after = match or self.match
+        status = room_status(new, after)
+        turn = after.position.turn if status == "playing" else None
+        listing = Listing(turn, after.scores)
+        await self.deps.storage.write(RoomWrite(new, status, changed, **extra, epoch=self.epoch,
+                                                listing=listing))
         self.state = new
 
     # -- what each seat is told ----------------------------------------------------------
@@ -383,9 +389,15 @@ class Room:
         return {"state": seat_state.presence, "grace_left": round(self._grace_left(seat), 1),
                 "level": None}
 
-    def _grace_left(self, seat: int) -> float:
+    def _grace_left(self, seat: int, *, confirmed: bool = False) -> float:
+        """Seconds before the other seat may hand ``seat`` to the computer: the grace
+        period, or in a por-turnos room the long one (``turns_grace_seconds``) unless the
+        other player asked for the computer in so many words (``confirmed``)."""
+        settings = self.deps.settings
+        grace = settings.turns_grace_seconds if self.state.turns and not confirmed \
+            else settings.grace_seconds
         since = self.state.seats[seat].since or 0.0
-        return max(0.0, since + self.deps.settings.grace_seconds - time.time())
+        return max(0.0, since + grace - time.time())
 
     def common_view(self) -> dict[str, Any]:
         """The part of the view both seats share (built once per change)."""
@@ -404,6 +416,7 @@ class Room:
             "rematch": [self._wants_rematch(0), self._wants_rematch(1)],
             "tally": [tally(position.captured[0]), tally(position.captured[1])],
             "categories": CATEGORIES_ES,
+            "turns": state.turns,
         }
 
     def view_for(self, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -611,7 +624,8 @@ class Room:
     def _schedule_stall(self) -> None:
         """Watches the turn of a friend who is here: if it lasts ``stall_seconds``, the other
         player is offered the seat as if they had left."""
-        if self.stopped or self.state.mode != "friend" or self.status != "playing" \
+        if self.stopped or self.state.mode != "friend" or self.state.turns \
+                or self.status != "playing" \
                 or self.stall_due == self.state.seq or self._computer_level() is not None:
             return
         self.stall_due = self.state.seq
@@ -670,7 +684,7 @@ class Room:
 
     # -- takeover and rematch ------------------------------------------------------------
 
-    async def _takeover(self, seat: int, level: str) -> None:
+    async def _takeover(self, seat: int, level: str, confirmed: bool = False) -> None:
         other = 1 - seat
         other_state = self.state.seats[other]
         if (
@@ -678,8 +692,9 @@ class Room:
             or other_state.presence == "here" or other_state.takeover is not None
         ):
             raise ProtocolError("not_absent")
-        if self._grace_left(other) > 0:
-            raise ProtocolError("too_early")
+        if self._grace_left(other, confirmed=confirmed) > 0:
+            raise ProtocolError("turns_wait" if self.state.turns and not confirmed
+                                else "too_early")
         await self._write(self.state.with_seat(other, replace(other_state, takeover=level)))
         if not await self._maybe_rematch():
             await self._send_state()
@@ -775,7 +790,8 @@ class Room:
                 "connected": presence["state"] in ("here", "computer"),
             })
         return {
-            "room": state.id, "mode": state.mode, "status": self.status, "seats": seats,
+            "room": state.id, "mode": state.mode, "turns": state.turns, "status": self.status,
+            "seats": seats,
             "scores": list(self.match.scores), "hand_number": self.match.hand_number,
             "winner": self.match.winner, "match": state.match_no,
         }

@@ -38,6 +38,9 @@ class RoomState:
     names: tuple[str, str | None]  # seat 1 is None until the friend joins
     invite: str | None
     seats: tuple[SeatState, SeatState]
+    # por turnos (friend rooms): played over days; no stall check, and the seat of a friend
+    # who left goes to the computer only when the other asks for it (docs/protocol.md)
+    turns: bool = False
 
     def seat(self, seat: int) -> SeatState:
         return self.seats[seat]

@@ -40,7 +40,16 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from .models import finished_matches, moves, nodes, rejoin_codes, rooms, seats, server_secrets
+from .models import (
+    finished_matches,
+    moves,
+    nodes,
+    rejoin_codes,
+    replay_links,
+    rooms,
+    seats,
+    server_secrets,
+)
 from .state import RoomState, SeatState
 
 
@@ -88,6 +97,52 @@ class Owner:
 
 
 @dataclass(frozen=True, slots=True)
+class Listing:
+    """What Mis partidas shows of a room without replaying it, as of a write: the seat to
+    move (None unless playing) and the match scores."""
+
+    turn: int | None
+    scores: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatListing:
+    """One seat's game, as stored (``Storage.list_seats``). ``scores`` None: the room was
+    not written since the listing columns were added (rebuild it to know)."""
+
+    token_hash: str
+    room_id: str
+    seat: int
+    mode: str
+    level: str | None
+    turns: bool
+    status: str
+    names: tuple[str, str | None]
+    match_no: int
+    turn: int | None
+    scores: tuple[int, int] | None
+    last_move_at: float | None
+    created_at: float
+    rematch: tuple[bool, bool]
+    takeover: tuple[str | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A match as stored: its seed, its moves (seat, NOTATION.md text) and whether it is
+    over by the room's own account (``Storage.load_match``)."""
+
+    room_id: str
+    match_no: int
+    mode: str
+    level: str | None
+    names: tuple[str, str | None]
+    seed: str
+    moves: tuple[tuple[int, str], ...]
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
 class RoomWrite:
     """One write of a room: ``room`` is its state after (``version`` one more than the
     version it was decided from), by the owner that took the room at ``epoch``: the
@@ -103,6 +158,7 @@ class RoomWrite:
     new_token: tuple[int, str] | None = None  # a seat moved: (seat, new token hash)
     use_code: tuple[int, str | None] | None = None  # the rejoin code used: (id, key hash)
     epoch: int = field(kw_only=True)
+    listing: Listing | None = None  # None: the listing columns are left as they are
 
 
 class StaleRoom(Exception):
@@ -147,6 +203,19 @@ class Storage(Protocol):
         ...
 
     async def find_rejoin_code(self, code_hash: str) -> RejoinCode | None: ...
+
+    async def list_seats(self, token_hashes: list[str]) -> list[SeatListing]:
+        """The games of the seats with these token hashes (unknown ones are left out)."""
+        ...
+
+    async def load_match(self, room_id: str, match_no: int) -> StoredMatch | None: ...
+
+    async def add_replay_link(self, code: str, room_id: str, match_no: int) -> str:
+        """Stores ``code`` as the replay code of a match, unless it has one already;
+        returns the match's code."""
+        ...
+
+    async def find_replay_link(self, code: str) -> tuple[str, int] | None: ...
 
     async def token_key(self) -> bytes: ...
 
@@ -272,8 +341,14 @@ def _room_values(room: RoomState, status: str, now: float) -> dict[str, Any]:
         "mode": room.mode, "level": room.level, "seed": room.seed, "match_no": room.match_no,
         "match_start_seq": room.match_start_seq, "seq": room.seq, "version": room.version,
         "status": status, "name0": room.names[0], "name1": room.names[1],
-        "invite": room.invite, "updated_at": now,
+        "invite": room.invite, "updated_at": now, "turns": room.turns,
     }
+
+
+def _listing_values(listing: Listing | None) -> dict[str, Any]:
+    if listing is None:
+        return {}
+    return {"turn": listing.turn, "score0": listing.scores[0], "score1": listing.scores[1]}
 
 
 def _seat_values(state: SeatState) -> dict[str, Any]:
@@ -298,10 +373,13 @@ def _room_job(change: RoomWrite) -> Job:
             ).scalar_one_or_none()
             if used is not None:
                 return RejoinError("code_used")
+        values = _room_values(room, change.status, now) | _listing_values(change.listing)
+        if change.move is not None or change.finished is not None:
+            values["moved_at"] = now
         fenced = conn.execute(
             update(rooms).where(rooms.c.id == room.id, rooms.c.version == room.version - 1,
                                 rooms.c.epoch == change.epoch)
-            .values(**_room_values(room, change.status, now))
+            .values(**values)
         )
         if fenced.rowcount != 1:
             return StaleRoom(room.id)
@@ -346,7 +424,8 @@ def _room_job(change: RoomWrite) -> Job:
 def _plain_move(change: RoomWrite) -> bool:
     """A move and nothing else: only the room's seq, version and status change."""
     return change.move is not None and not change.seats and change.join is None \
-        and change.new_token is None and change.use_code is None and change.finished is None
+        and change.new_token is None and change.use_code is None and change.finished is None \
+        and change.listing is not None
 
 
 _VERSIONS = select(rooms.c.id, rooms.c.version, rooms.c.epoch).where(
@@ -356,7 +435,8 @@ _FENCE = update(rooms).where(
     rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"),
     rooms.c.epoch == bindparam("b_epoch"),
 ).values(seq=bindparam("b_seq"), version=bindparam("b_version"), status=bindparam("b_status"),
-         updated_at=bindparam("b_now"))
+         updated_at=bindparam("b_now"), moved_at=bindparam("b_now"), turn=bindparam("b_turn"),
+         score0=bindparam("b_score0"), score1=bindparam("b_score1"))
 
 
 def _run_jobs(conn: Connection, jobs: list[Job | RoomWrite]) -> list[Any]:
@@ -382,8 +462,10 @@ def _run_jobs(conn: Connection, jobs: list[Job | RoomWrite]) -> list[Any]:
             fenced = conn.execute(_FENCE, [
                 {"b_id": w.room.id, "b_expected": w.room.version - 1, "b_epoch": w.epoch,
                  "b_seq": w.room.seq,
-                 "b_version": w.room.version, "b_status": w.status, "b_now": now}
-                for w in good
+                 "b_version": w.room.version, "b_status": w.status, "b_now": now,
+                 "b_turn": w.listing.turn, "b_score0": w.listing.scores[0],
+                 "b_score1": w.listing.scores[1]}
+                for w in good if w.listing is not None
             ])
             if conn.dialect.supports_sane_multi_rowcount and fenced.rowcount != len(good):
                 raise RuntimeError("a room changed under the batch")  # redone one by one
@@ -524,9 +606,10 @@ class SqlStorage:
     async def create_room(self, room: RoomState, status: str, token_hash: str) -> None:
         def job(conn: Connection) -> None:
             now = time.time()
-            conn.execute(insert(rooms).values(
+            conn.execute(insert(rooms).values(  # every match starts with seat 0 to move
                 id=room.id, created_at=now, owner=None, epoch=0,
-                **_room_values(room, status, now)
+                **_room_values(room, status, now),
+                **_listing_values(Listing(0 if status == "playing" else None, (0, 0))),
             ))
             conn.execute(insert(seats).values(
                 room_id=room.id, seat=0, token_hash=token_hash, **_seat_values(room.seats[0])
@@ -581,6 +664,7 @@ class SqlStorage:
             id=row.id, mode=row.mode, level=row.level, seed=row.seed, match_no=row.match_no,
             match_start_seq=row.match_start_seq, seq=row.seq, version=row.version,
             names=(row.name0, row.name1), invite=row.invite, seats=(states[0], states[1]),
+            turns=bool(row.turns),
         )
 
     async def load_moves(self, room_id: str, after_seq: int) -> list[MoveRecord]:
@@ -621,6 +705,87 @@ class SqlStorage:
             return None
         return RejoinCode(row.id, row.room_id, int(row.seat), row.expires_at, row.used_at,
                           row.key_hash)
+
+    async def list_seats(self, token_hashes: list[str]) -> list[SeatListing]:
+        if not token_hashes:
+            return []
+        other = seats.alias("other")
+        query = (
+            select(seats.c.token_hash, seats.c.seat, seats.c.rematch, seats.c.takeover,
+                   other.c.rematch.label("other_rematch"),
+                   other.c.takeover.label("other_takeover"),
+                   rooms.c.id, rooms.c.mode, rooms.c.level, rooms.c.turns, rooms.c.status,
+                   rooms.c.name0, rooms.c.name1, rooms.c.match_no, rooms.c.turn,
+                   rooms.c.score0, rooms.c.score1, rooms.c.moved_at, rooms.c.created_at)
+            .join(rooms, rooms.c.id == seats.c.room_id)
+            .outerjoin(other, (other.c.room_id == seats.c.room_id)
+                       & (other.c.seat == 1 - seats.c.seat))
+            .where(seats.c.token_hash.in_(token_hashes))
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        found = []
+        for r in rows:
+            seat = int(r.seat)
+            rematch = [bool(r.rematch), bool(r.other_rematch)]
+            takeover = [r.takeover, r.other_takeover]
+            if seat == 1:
+                rematch.reverse()
+                takeover.reverse()
+            scores = None if r.score0 is None or r.score1 is None else (r.score0, r.score1)
+            found.append(SeatListing(
+                r.token_hash, r.id, seat, r.mode, r.level, bool(r.turns), r.status,
+                (r.name0, r.name1), r.match_no, r.turn, scores, r.moved_at, r.created_at,
+                (rematch[0], rematch[1]), (takeover[0], takeover[1]),
+            ))
+        return found
+
+    async def load_match(self, room_id: str, match_no: int) -> StoredMatch | None:
+        if "\x00" in room_id:
+            return None
+        async with self.engine.connect() as conn:
+            room = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).first()
+            if room is None or not 1 <= match_no <= room.match_no:
+                return None
+            if match_no < room.match_no:
+                done = (await conn.execute(
+                    select(finished_matches.c.seed).where(
+                        finished_matches.c.room_id == room_id,
+                        finished_matches.c.match_no == match_no)
+                )).first()
+                if done is None:
+                    return None
+                seed, finished = str(done.seed), True
+            else:
+                seed, finished = str(room.seed), room.status == "finished"
+            rows = (await conn.execute(
+                select(moves.c.seat, moves.c.move)
+                .where(moves.c.room_id == room_id, moves.c.match_no == match_no)
+                .order_by(moves.c.seq)
+            )).all()
+        return StoredMatch(room_id, match_no, room.mode, room.level, (room.name0, room.name1),
+                           seed, tuple((int(r.seat), str(r.move)) for r in rows), finished)
+
+    async def add_replay_link(self, code: str, room_id: str, match_no: int) -> str:
+        def job(conn: Connection) -> str:
+            held = conn.execute(select(replay_links.c.code).where(
+                replay_links.c.room_id == room_id, replay_links.c.match_no == match_no)).first()
+            if held is not None:
+                return str(held.code)
+            conn.execute(insert(replay_links).values(
+                code=code, room_id=room_id, match_no=match_no, created_at=time.time()))
+            return code
+
+        stored: str = await self._write(job)
+        return stored
+
+    async def find_replay_link(self, code: str) -> tuple[str, int] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(
+                select(replay_links.c.room_id, replay_links.c.match_no)
+                .where(replay_links.c.code == code)
+            )).first()
+        return (str(row.room_id), int(row.match_no)) if row is not None else None
 
     async def token_key(self) -> bytes:
         if self._key is None:
@@ -716,7 +881,7 @@ class SqlStorage:
                 .order_by(rooms.c.updated_at).limit(batch + len(keep)).with_for_update()
             ).all() if row.id not in keep][:batch]
             if ids:
-                for table in (seats, moves, finished_matches, rejoin_codes):
+                for table in (seats, moves, finished_matches, rejoin_codes, replay_links):
                     conn.execute(delete(table).where(table.c.room_id.in_(ids)))
                 conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
             return len(ids), max(0, int(codes.rowcount or 0))  # -1: no count (asyncpg)

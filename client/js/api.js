@@ -103,3 +103,18 @@ export function qrObjectUrl(path) {
   }
   return qrImages.get(path);
 }
+
+/** Mis partidas: for each seat token (secrets: in the body, never in a URL), its game or
+ * null when the server no longer knows it. */
+export function myGames(tokens) {
+  return call("POST", "/api/my-games", { tokens });
+}
+
+/** The shareable replay code of a finished match of this seat's room: {code, url}. */
+export function replayLink(token, match) {
+  return call("POST", "/api/replays", { token, match });
+}
+
+export function replay(code) {
+  return call("GET", `/api/replays/${encodeURIComponent(code)}`);
+}

@@ -1,19 +1,27 @@
-// The whole client: reads the address (/, /j/<invite>, /r/<code>), shows Inicio, the reading
-// pages, the invitation and la mesa, and remembers this device's seat.
+// The whole client: reads the address (/, /j/<invite>, /r/<code>, /p/<replay>), shows Inicio
+// (with Mis partidas), the reading pages, the invitation, la mesa and replays, and remembers
+// this device's seats.
 
-import { createRoom, invitation, joinRoom, rejoin } from "./api.js";
+import { createRoom, invitation, joinRoom, rejoin, replay, replayLink } from "./api.js";
 import { announce, h } from "./dom.js";
 import { Game } from "./game.js";
+import { myGamesSection } from "./mygames.js";
+import { replayScreen } from "./replay.js";
 import { clearSession, loadName, loadSession, saveName, saveSession } from "./store.js";
 import { COMO_SE_JUEGA, SOBRE_EL_CASINO } from "./texts.js";
 
 const main = document.getElementById("main");
 let game = null;
+let leaveScreen = null; // what the current screen must undo when another one comes
 
 function show(screen, ...children) {
   if (game && screen !== "mesa") {
     game.stop();
     game = null;
+  }
+  if (leaveScreen) {
+    leaveScreen();
+    leaveScreen = null;
   }
   main.dataset.screen = screen;
   main.replaceChildren(...children);
@@ -59,6 +67,9 @@ const appHooks = {
   lostSession(message) {
     clearSession();
     showInicio(message);
+  },
+  openReplay(token, match) {
+    openReplay(token, match);
   },
 };
 
@@ -169,8 +180,9 @@ function showInicio(message = null) {
   });
   const friendButton = h("button", { type: "button", class: "btn big friend" }, "Jugar con un amigo",
     h("span", { class: "sub" }, "te damos un enlace para mandarle"));
+  const turns = h("input", { type: "checkbox", id: "por-turnos", name: "por-turnos" });
   friendButton.addEventListener("click", () =>
-    play(friendButton, "Preparando la invitación…", { mode: "friend" }));
+    play(friendButton, "Preparando la invitación…", { mode: "friend", turns: turns.checked }));
 
   show("inicio",
     h("section", { class: "page inicio" },
@@ -185,12 +197,16 @@ function showInicio(message = null) {
         h("button", { type: "button", class: "btn big primary continue-game",
           onclick: () => startGame(session) }, "Continuar partida",
           h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null,
+      myGamesSection({ open: (seat) => startGame(seat), replay: (seat, match) => openReplay(seat.token, match) }),
       nameField("nombre"),
       h("section", { class: "choice", "aria-labelledby": "t-computadora" },
         h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
         h("div", { class: "button-row two" }, computerButtons)),
       h("section", { class: "choice", "aria-labelledby": "t-amigo" },
         h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
+        h("div", { class: "check" }, turns,
+          h("label", { for: "por-turnos" }, h("strong", {}, "Por turnos"),
+            ": cada uno juega cuando pueda, aunque pasen días. Nadie tiene que esperar conectado.")),
         friendButton),
       h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
         h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
@@ -228,18 +244,19 @@ function showPage(which) {
 
 // ------------------------------------------------------------------ invitations and codes
 
-/** The host's name as the server stored it (not what a link says), or null. */
-async function inviterName(invite) {
+/** Who invites, as the server stored it (not what a link says): {host, turns}; host null
+ * for a default name (it says nothing) or when the server cannot say. */
+async function inviterOf(invite) {
   try {
-    const host = (await invitation(invite)).host;
-    return /^Jugador \d$/.test(host) ? null : host; // a default name says nothing
+    const answer = await invitation(invite);
+    return { host: /^Jugador \d$/.test(answer.host) ? null : answer.host, turns: Boolean(answer.turns) };
   } catch {
-    return null;
+    return { host: null, turns: false };
   }
 }
 
 async function showJoin(invite) {
-  const host = await inviterName(invite);
+  const { host, turns } = await inviterOf(invite);
   const status = h("p", { class: "error-line", role: "alert" });
   status.hidden = true;
   const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
@@ -262,6 +279,8 @@ async function showJoin(invite) {
       h("p", {}, host
         ? `Escribe tu nombre para que ${host} sepa quién eres, y siéntate a la mesa.`
         : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
+      turns ? h("p", { class: "turns-note" }, h("strong", {}, "Es una partida por turnos: "),
+        "cada uno juega cuando pueda, aunque pasen días. La encuentras luego en «Mis partidas».") : null,
       h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
       h("p", { class: "small" },
         h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); showInicio(); } },
@@ -279,12 +298,63 @@ async function useRejoinLink(code) {
   }
 }
 
+// ------------------------------------------------------------------ replays
+
+/** A finished match of this seat's room: its shareable code first, then the replay. */
+async function openReplay(token, match) {
+  show("repeticion", h("section", { class: "page narrow" }, h("h1", {}, "Buscando la repetición…")));
+  try {
+    const link = await replayLink(token, match);
+    window.history.pushState(null, "", link.url);
+    await showReplay(link.code);
+  } catch (error) {
+    showInicio(error.message);
+  }
+}
+
+async function showReplay(code) {
+  if (main.dataset.screen !== "repeticion") {
+    show("repeticion", h("section", { class: "page narrow" }, h("h1", {}, "Buscando la repetición…")));
+  }
+  const back = () => {
+    if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
+    showInicio();
+  };
+  let data;
+  try {
+    data = await replay(code);
+  } catch (error) {
+    show("repeticion", h("section", { class: "page narrow" },
+      h("h1", {}, "No se pudo abrir la repetición"),
+      h("p", { class: "error-line", role: "alert" }, error.message),
+      h("button", { type: "button", class: "btn primary", onclick: back }, "Ir al inicio")));
+    focusMain();
+    return;
+  }
+  const link = new URL(`/p/${code}`, window.location.origin).href;
+  const screen = replayScreen(data, { onBack: back, link });
+  show("repeticion", screen.element);
+  leaveScreen = screen.stop;
+  focusMain();
+}
+
+window.addEventListener("popstate", () => {
+  const replayPath = window.location.pathname.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
+  if (replayPath) showReplay(replayPath[1]);
+  else if (main.dataset.screen === "repeticion") showInicio();
+});
+
 // ------------------------------------------------------------------ boot
 
 function boot() {
   const path = window.location.pathname;
   const join = path.match(/^\/j\/([A-Za-z0-9_-]{1,64})\/?$/);
   const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
+  const replayPath = path.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
+  if (replayPath) {
+    showReplay(replayPath[1]);
+    return;
+  }
   if (join) {
     const session = loadSession();
     showJoin(join[1]);

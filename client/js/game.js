@@ -36,7 +36,7 @@ export class Game {
   /**
    * @param {HTMLElement} root where the table is drawn
    * @param {object} session {room, seat, token, since, invite_url?}
-   * @param {object} app {goHome(message), seatMoved(), lostSession(message)}
+   * @param {object} app {goHome(message), seatMoved(), lostSession(message), openReplay(token, match)}
    */
   constructor(root, session, app) {
     this.root = root;
@@ -684,8 +684,31 @@ export class Game {
     this.render();
   }
 
-  takeover(level) {
-    if (!this.conn.send({ type: "takeover", level })) this.showError("No hay conexión ahora mismo.");
+  /** `confirmed`: in a por-turnos game, the player asked for the computer in so many words. */
+  takeover(level, confirmed = false) {
+    const message = confirmed ? { type: "takeover", level, confirmed: true } : { type: "takeover", level };
+    if (!this.conn.send(message)) this.showError("No hay conexión ahora mismo.");
+  }
+
+  /** Por turnos: the friend plays when they can; the computer takes the seat only when asked. */
+  askComputer() {
+    const name = capitalize(this.opponentName());
+    const choose = (level) => {
+      dialog.close();
+      this.takeover(level, true);
+    };
+    const dialog = openDialog({
+      title: `¿Que la computadora juegue por ${name}?`,
+      className: "ask-computer",
+      onClose: () => this.refocus(),
+      body: h("div", {},
+        h("p", {}, `Es una partida por turnos: ${name} juega cuando pueda. Si no quieres esperar, la computadora juega por ${name} hasta que vuelva a la mesa.`),
+        h("div", { class: "button-row" },
+          h("button", { type: "button", class: "btn", "data-level": "facil", onclick: () => choose("facil") }, "Sí, en Fácil"),
+          h("button", { type: "button", class: "btn", "data-level": "normal", onclick: () => choose("normal") }, "Sí, en Normal"),
+          h("button", { type: "button", class: "btn", "data-level": "dificil", onclick: () => choose("dificil") }, "Sí, en Difícil")),
+        h("button", { type: "button", class: "btn quiet", onclick: () => dialog.close() }, `No, espero a ${name}`)),
+    });
   }
 
   rematch() {
@@ -766,6 +789,8 @@ export class Game {
       h("div", { class: "invite-card" },
         h("h1", { id: "wait-title" }, "Invita a tu amigo"),
         h("p", {}, "Mándale este enlace. Cuando lo abra, se sienta contigo a la mesa."),
+        v.turns ? h("p", { class: "turns-note" }, h("strong", {}, "Por turnos: "),
+          "cada uno juega cuando pueda, aunque pasen días. La partida te espera en «Mis partidas», en el inicio.") : null,
         url ? h("p", { class: "invite-link" }, h("a", { href: url, "data-invite-link": "" }, url)) : null,
         code ? h("p", { class: "invite-code" }, "Código de invitación: ",
           h("strong", { "data-invite-code": "" }, code)) : null,
@@ -862,7 +887,8 @@ export class Game {
         v.opponent.kind === "computer" && v.opponent.level
           ? h("span", { class: "level" }, ` (${LEVEL_NAMES[v.opponent.level] || v.opponent.level})`) : null,
         h("span", { class: "count" },
-          ` · ${v.opponent_hand_size === 1 ? "1 carta" : v.opponent_hand_size + " cartas"}`)),
+          ` · ${v.opponent_hand_size === 1 ? "1 carta" : v.opponent_hand_size + " cartas"}`),
+        v.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null),
       backs,
       h("p", { class: "deck" },
         h("span", { class: "deck-icon", "aria-hidden": "true" }),
@@ -971,6 +997,12 @@ export class Game {
         `${name} no está. La computadora (${LEVEL_NAMES[p.level] || p.level}) juega por ${name} hasta que vuelva.`);
     }
     const left = this.graceLeft();
+    if (this.view.turns && left > 0) {
+      return h("div", { class: "presence away turns" },
+        h("p", { role: "status" }, `${name} no está en la mesa ahora. Es por turnos: juega cuando pueda, y aquí lo verás.`),
+        h("button", { type: "button", class: "btn ask-computer", onclick: () => this.askComputer() },
+          `Que la computadora juegue por ${name}`));
+    }
     if (left > 0) {
       return h("div", { class: "presence away" },
         h("p", { role: "status" }, `${name} se fue de la mesa. Lo esperamos un momento, a ver si vuelve.`),
@@ -1004,7 +1036,9 @@ export class Game {
       }
       bar.append(h("button", { type: "button", class: "btn primary rematch",
         "aria-disabled": asked ? "true" : null, onclick: () => { if (!asked) this.rematch(); } },
-      asked ? `Esperando a ${this.opponentName()}…` : "Revancha"));
+      asked ? `Esperando a ${this.opponentName()}…` : "Revancha"),
+      h("button", { type: "button", class: "btn replay", onclick: () => this.app.openReplay(this.session.token, v.match) },
+        "Ver la repetición"));
       return bar;
     }
     if (!this.myTurn()) {
@@ -1253,7 +1287,10 @@ export class Game {
         }
       });
       parts.push(h("p", { class: "rematch-note", role: "status" }));
+      const match = v.match;
       buttons.append(rematchBtn,
+        h("button", { type: "button", class: "btn replay", onclick: () => { this.closeSheet(); this.app.openReplay(this.session.token, match); } },
+          "Ver la repetición"),
         h("button", { type: "button", class: "btn quiet", onclick: () => { this.closeSheet(); this.app.goHome(null, true); } },
           "Volver al inicio"));
     } else {

@@ -61,7 +61,7 @@ function countWords(facts, i, k) {
  * The sheet's table. Per seat and category, a cell with data-points (what the category
  * gave), data-counted (what entered the match score) and data-total (the running total).
  */
-export function sheetTable(facts, me, oppShort) {
+export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
   const them = 1 - me;
   const running = [facts.before[0], facts.before[1]];
   const cell = (i, k) => {
@@ -100,7 +100,7 @@ export function sheetTable(facts, me, oppShort) {
     h("caption", { class: "sr-only" }, "Puntos de esta mano, categoría por categoría"),
     h("thead", {}, h("tr", {},
       h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Categoría")),
-      h("th", { scope: "col" }, "Tú"),
+      h("th", { scope: "col" }, meLabel),
       h("th", { scope: "col" }, oppShort))),
     h("tbody", {},
       h("tr", { class: "start-total" }, h("th", { scope: "row" }, "Al empezar"), start(me), start(them)),

@@ -1,10 +1,13 @@
-// What this device remembers: the seat in the game being played, the player's name and the
-// hints switch. Everything lives in localStorage; a private window simply starts fresh.
+// What this device remembers: every seat it holds (Mis partidas), the seat of the game being
+// played, the player's name and the hints switch. Everything lives in localStorage; a
+// private window simply starts fresh.
 
-const KEY_SESSION = "casino.session";
+const KEY_SESSION = "casino.session"; // the seat of the game being played (or last played)
+const KEY_SEATS = "casino.asientos"; // every seat held: [{room, seat, token, since, mode, …}]
 const KEY_NAME = "casino.nombre";
 const KEY_HINTS = "casino.ayudas";
 const KEY_ANIM = "casino.animMs";
+export const MAX_SEATS = 30; // what the server lists at once (POST /api/my-games)
 
 function read(key) {
   try {
@@ -23,25 +26,63 @@ function write(key, value) {
   }
 }
 
+function validSeat(data) {
+  return Boolean(data && typeof data.token === "string" && data.token);
+}
+
 /** The saved seat: {room, seat, token, since, mode} or null. */
 export function loadSession() {
   const text = read(KEY_SESSION);
   if (!text) return null;
   try {
     const data = JSON.parse(text);
-    if (data && typeof data.token === "string" && data.token) return data;
+    if (validSeat(data)) return data;
   } catch {
     // fall through
   }
   return null;
 }
 
-export function saveSession(session) {
-  write(KEY_SESSION, session ? JSON.stringify(session) : null);
+/** Every seat this device holds, the most recently used first. */
+export function loadSeats() {
+  let seats = [];
+  try {
+    const data = JSON.parse(read(KEY_SEATS) || "[]");
+    if (Array.isArray(data)) seats = data.filter(validSeat);
+  } catch {
+    seats = [];
+  }
+  const current = loadSession();
+  if (current && !seats.some((s) => s.token === current.token)) seats.unshift(current);
+  return seats;
 }
 
+function saveSeats(seats) {
+  write(KEY_SEATS, JSON.stringify(seats.slice(0, MAX_SEATS)));
+}
+
+/** Keeps `session` as the seat being played, and in the list of seats (first). */
+export function saveSession(session) {
+  write(KEY_SESSION, session ? JSON.stringify(session) : null);
+  if (!session) return;
+  const others = loadSeats().filter((s) => s.token !== session.token &&
+    !(s.room === session.room && s.seat === session.seat)); // a seat moved here: its new token
+  saveSeats([{ ...session, used: Date.now() }, ...others]);
+}
+
+/** Forgets the seat being played (it is no longer valid): from the list too. */
 export function clearSession() {
+  const current = loadSession();
   write(KEY_SESSION, null);
+  if (current) forgetSeat(current.token);
+}
+
+/** Forgets one seat (a finished game taken off the list, a token the server no longer
+ * knows). */
+export function forgetSeat(token) {
+  saveSeats(loadSeats().filter((s) => s.token !== token));
+  const current = loadSession();
+  if (current && current.token === token) write(KEY_SESSION, null);
 }
 
 export function loadName() {

@@ -177,9 +177,9 @@ ACTIONS = st.tuples(
 
 @settings(max_examples=20, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(actions=st.lists(ACTIONS, min_size=1, max_size=25))
+@given(actions=st.lists(ACTIONS, min_size=1, max_size=25), turns=st.booleans())
 def test_the_room_rebuilt_from_storage_is_the_live_room(
-    tmp_path_factory: Any, actions: list[tuple[str, int, int]],
+    tmp_path_factory: Any, actions: list[tuple[str, int, int]], turns: bool,
 ) -> None:
     path: Path = tmp_path_factory.mktemp("rebuild") / "casino.db"
     url = f"sqlite+aiosqlite:///{path}"
@@ -187,7 +187,7 @@ def test_the_room_rebuilt_from_storage_is_the_live_room(
 
     async def run() -> None:
         world = World.make(url)
-        created = await world.lobby.create("friend", None, "Ana")
+        created = await world.lobby.create("friend", None, "Ana", turns)  # por turnos too
         world.room_id = created["room"]
         world.tokens[0] = created["token"]
         joined = await world.lobby.join(created["invite"], "Primo", None)

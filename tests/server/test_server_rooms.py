@@ -354,8 +354,9 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
     what the link says; an unknown invite is a 404."""
     room = server.post("/api/rooms", {"mode": "friend", "name": "Ana"}).json()
     r = server.get(f"/api/invites/{room['invite'].lower()}")
-    assert r.status_code == 200 and r.json() == {"host": "Ana", "open": True}
+    assert r.status_code == 200 and r.json() == {"host": "Ana", "open": True, "turns": False}
     server.post("/api/join", {"invite": room["invite"], "name": "Primo"})
-    assert server.get(f"/api/invites/{room['invite']}").json() == {"host": "Ana", "open": False}
+    assert server.get(f"/api/invites/{room['invite']}").json() == {
+        "host": "Ana", "open": False, "turns": False}
     r = server.get("/api/invites/ZZZZZZZZ")
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"

@@ -1,0 +1,161 @@
+// Mis partidas on Inicio: every seat this device holds, as the server says each game goes
+// (POST /api/my-games: opponent, score, whose turn, how long since the last move), the
+// games that wait for me first. Tapping one opens it; a finished one can be watched again
+// or taken off the list.
+
+import { myGames } from "./api.js";
+import { announce, capitalize, h } from "./dom.js";
+import { forgetSeat, loadSeats } from "./store.js";
+
+const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
+const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
+
+/** "hace un momento", "hace 5 minutos", "hace 3 horas", "ayer", "hace 4 días". */
+export function agoText(seconds) {
+  const minutes = Math.floor(seconds / 60);
+  const hours = Math.floor(seconds / 3600);
+  const days = Math.floor(seconds / 86400);
+  if (minutes < 1) return "hace un momento";
+  if (hours < 1) return minutes === 1 ? "hace 1 minuto" : `hace ${minutes} minutos`;
+  if (days < 1) return hours === 1 ? "hace 1 hora" : `hace ${hours} horas`;
+  if (days === 1) return "ayer";
+  if (days < 30) return `hace ${days} días`;
+  const months = Math.floor(days / 30);
+  return months === 1 ? "hace un mes" : `hace ${months} meses`;
+}
+
+function opponentWords(game) {
+  const o = game.opponent;
+  if (o.kind === "computer") return { title: `la computadora (${LEVEL_NAMES[o.level] || o.level})`, name: "la computadora" };
+  if (!o.name) return { title: "tu amigo (todavía no ha llegado)", name: "tu amigo" };
+  return { title: o.name, name: o.name };
+}
+
+/** Whose turn, in words: "Te toca", "Le toca a Ana", "Ana quiere la revancha", … */
+export function turnText(game) {
+  const { name } = opponentWords(game);
+  const me = game.seat;
+  if (game.status === "waiting") return "Esperando a que llegue tu amigo";
+  if (game.status === "finished") {
+    if (game.waits_for_me) return `${capitalize(name)} quiere la revancha`;
+    const winner = game.scores[me] >= 21 ? "Ganaste" : `Ganó ${name}`;
+    return `Terminó: ${winner}`;
+  }
+  if (game.my_turn) return "Te toca";
+  return `Le toca a ${name}`;
+}
+
+/** The games that wait for me first, then the ones being played, waiting for a friend,
+ * finished; the most recent first within each. */
+function rank(game) {
+  if (game.waits_for_me) return 0;
+  return { playing: 1, waiting: 2, finished: 3 }[game.status] ?? 4;
+}
+
+export function sortGames(entries) {
+  return [...entries].sort((a, b) => rank(a.game) - rank(b.game) ||
+    a.game.last_move_ago - b.game.last_move_ago);
+}
+
+function gameItem(seat, game, hooks, redraw) {
+  const { title } = opponentWords(game);
+  const me = game.seat;
+  const them = 1 - me;
+  const turn = turnText(game);
+  const when = game.moved ? `Última jugada ${agoText(game.last_move_ago)}` : `Empezó ${agoText(game.last_move_ago)}`;
+  const score = `Tú ${game.scores[me]} · ${capitalize(opponentWords(game).name)} ${game.scores[them]}`;
+  // no aria-label: what the button shows is what it is called (voice control)
+  const open = h("button", { type: "button", class: "btn game-open", "data-room": game.room },
+  h("span", { class: "g-line" },
+    h("span", { class: "g-name" }, capitalize(title)),
+    game.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null),
+  h("span", { class: "g-line" },
+    h("span", { class: "g-score" }, score),
+    h("span", { class: "g-turn" + (game.waits_for_me ? " mine" : "") }, turn)),
+  h("span", { class: "g-ago small" }, when));
+  open.addEventListener("click", () => hooks.open(seat));
+  const extra = [];
+  const lastFinished = game.status === "finished" ? game.match : game.match - 1;
+  if (game.finished_matches > 0 && lastFinished > 0) {
+    extra.push(h("button", { type: "button", class: "btn quiet g-replay",
+      onclick: () => hooks.replay(seat, lastFinished) },
+    game.status === "finished" ? "Ver la repetición" : "Repetición de la anterior"));
+  }
+  if (game.status === "finished") {
+    extra.push(h("button", { type: "button", class: "btn quiet g-forget",
+      "aria-label": `Quitar de la lista la partida con ${title}`,
+      onclick: () => {
+        forgetSeat(seat.token);
+        announce(`Quitamos de la lista la partida con ${title}.`);
+        redraw();
+      } }, "Quitar"));
+  }
+  return h("li", { class: "game", "data-room": game.room, "data-status": game.status,
+    "data-waits": String(Boolean(game.waits_for_me)), "data-turns": String(Boolean(game.turns)) },
+  open, extra.length ? h("div", { class: "g-actions" }, extra) : null);
+}
+
+/** The offline form of an item: what the device itself knows. */
+function plainItem(seat, hooks) {
+  const label = seat.mode === "computer" ? "Partida contra la computadora" : "Partida con un amigo";
+  return h("li", { class: "game", "data-room": seat.room },
+    h("button", { type: "button", class: "btn game-open", "data-room": seat.room, onclick: () => hooks.open(seat) }, label));
+}
+
+/** The section (empty and hidden when the device holds no seat). */
+export function myGamesSection(hooks) {
+  const list = h("ul", { class: "games", "aria-labelledby": "t-partidas" });
+  const status = h("p", { class: "small games-status", role: "status" });
+  const section = h("section", { class: "choice mis-partidas", "aria-labelledby": "t-partidas" },
+    h("h2", { id: "t-partidas" }, "Mis partidas"), status, list);
+  // a refresh says nothing new to a screen reader and keeps the keyboard focus where it was
+  const say = (text) => {
+    if (status.textContent !== text) status.textContent = text;
+  };
+  const redraw = (items) => {
+    const active = document.activeElement;
+    const item = list.contains(active) ? active.closest(".game") : null;
+    const kept = item ? [item.dataset.room, [...active.classList].find((c) => c.startsWith("g") && c !== "game")] : null;
+    list.replaceChildren(...items);
+    if (kept) list.querySelector(`.game[data-room="${kept[0]}"] .${kept[1] || "game-open"}`)?.focus();
+  };
+  let first = true;
+  const draw = async () => {
+    const seats = loadSeats();
+    section.hidden = seats.length === 0;
+    if (!seats.length) return;
+    if (first) say("Mirando cómo van…");
+    first = false;
+    let games;
+    try {
+      games = (await myGames(seats.map((s) => s.token))).games;
+    } catch (error) {
+      say("Ahora no pudimos ver cómo van tus partidas. " + error.message);
+      redraw(seats.map((seat) => plainItem(seat, hooks)));
+      return;
+    }
+    const entries = [];
+    let gone = 0;
+    seats.forEach((seat, i) => {
+      if (games[i]) entries.push({ seat, game: games[i] });
+      else {
+        forgetSeat(seat.token); // the server no longer knows it: moved away, or forgotten
+        gone += 1;
+      }
+    });
+    section.hidden = entries.length === 0 && gone === 0;
+    const waiting = entries.filter((e) => e.game.waits_for_me).length;
+    say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
+      : entries.length ? "Ninguna partida te espera ahora." : "") +
+      (gone ? (gone === 1 ? " Una partida ya no existe y la quitamos." : ` ${gone} partidas ya no existen y las quitamos.`) : ""));
+    redraw(sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw)));
+  };
+  section.hidden = loadSeats().length === 0;
+  draw();
+  // while Inicio is on screen, the list follows the games (another screen drops it)
+  const timer = setInterval(() => {
+    if (!section.isConnected) clearInterval(timer);
+    else if (document.visibilityState === "visible") draw();
+  }, REFRESH_MS);
+  return section;
+}

@@ -1,0 +1,205 @@
+// The replay of a finished match: step by step (Anterior / Siguiente, the slider, the arrow
+// keys), both hands face up (the match is over), the table, what each one has taken, the
+// move in words and each hand's result. Everything comes from GET /api/replays/<code>: the
+// server played the stored moves again; nothing is counted here.
+
+import { cardElement, cardName, cardNameWithArticle, cardShort, isRed, pileTitle } from "./cards.js";
+import { announce, h } from "./dom.js";
+import { sheetFacts, sheetTable } from "./sheet.js";
+
+const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
+
+function displayName(data, seat) {
+  if (data.kinds[seat] === "computer") {
+    return data.level ? `Computadora (${LEVEL_NAMES[data.level] || data.level})` : "Computadora";
+  }
+  return data.names[seat] || `Jugador ${seat + 1}`;
+}
+
+/** "Ana jugó el nueve de picas y se llevó …" (spoken) or with card symbols (visible). */
+export function moveWords(event, who, spoken) {
+  const m = event.move;
+  const card = spoken ? cardNameWithArticle(m.card) : cardShort(m.card);
+  const list = (codes) => codes.map((c) => (spoken ? cardName(c) : cardShort(c))).join(", ");
+  if (m.kind === "capture") {
+    const taken = (event.taken || []).filter((c) => c !== m.card);
+    return `${who} jugó ${card} y se llevó ${list(taken)}.${event.limpia ? " ¡Limpia!" : ""}`;
+  }
+  if (m.kind === "build") return `${who} puso ${card} e hizo un montón de ${m.value}.`;
+  return `${who} echó ${card} a la mesa.`;
+}
+
+/** What happened in a step, in sentences: the move, a new deal, the end of a hand or of the match. */
+function stepWords(data, step, index, spoken) {
+  const names = [displayName(data, 0), displayName(data, 1)];
+  if (index === 0) {
+    const p = step.position;
+    return [`El reparto: cuatro cartas a cada uno y cuatro en la mesa. Empieza ${names[p.turn]}.`];
+  }
+  const words = [];
+  for (const event of step.events) {
+    if (event.kind === "move") words.push(moveWords(event, names[event.seat], spoken));
+    else if (event.kind === "deal") words.push("Se reparten cuatro cartas más a cada uno.");
+    else if (event.kind === "hand_end") {
+      const r = event.result;
+      words.push(`Fin de la mano ${event.hand_number + 1}: ${names[0]} ${r.scores[0]}, ${names[1]} ${r.scores[1]}.`);
+    } else if (event.kind === "match_end") {
+      words.push(`¡${names[event.winner]} ganó la partida, ${event.scores[event.winner]} a ${event.scores[1 - event.winner]}!`);
+    }
+  }
+  return words;
+}
+
+function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function seatPanel(data, step, seat, active) {
+  const p = step.position;
+  const t = p.tally[seat];
+  const cards = p.hands[seat].length > 0;
+  const hand = h("div", { class: "r-hand", "data-seat": String(seat), role: cards ? "list" : null,
+    "aria-label": cards ? `Mano de ${displayName(data, seat)}` : null },
+  p.hands[seat].map((code) => {
+    const el = cardElement(code, { interactive: false });
+    el.setAttribute("role", "listitem");
+    return el;
+  }));
+  if (!cards) hand.append(h("p", { class: "small empty-hand" }, "Sin cartas en la mano"));
+  return h("section", { class: "r-seat" + (active ? " to-move" : ""), "data-seat": String(seat),
+    "aria-label": displayName(data, seat) },
+  h("p", { class: "r-name" },
+    h("strong", {}, displayName(data, seat)),
+    h("span", { class: "r-score", "data-score": String(p.scores[seat]) }, ` · ${plural(p.scores[seat], "punto", "puntos")}`),
+    active ? h("span", { class: "r-turn" }, " · le toca") : null),
+  hand,
+  h("p", { class: "small r-tally", "data-cards": String(t.cards) },
+    `Se ha llevado ${plural(t.cards, "carta", "cartas")}, ${plural(t.spades, "pica", "picas")}`,
+    t.ten_of_diamonds ? ", el 10♦" : "", t.two_of_spades ? ", el 2♠" : "",
+    ` · ${plural(p.limpias[seat], "limpia", "limpias")}`));
+}
+
+function tablePanel(data, step) {
+  const p = step.position;
+  const items = [];
+  for (const code of p.table.cards) {
+    const el = cardElement(code, { interactive: false });
+    el.dataset.id = code;
+    items.push(el);
+  }
+  for (const pile of p.table.piles) {
+    const owner = displayName(data, pile.owner);
+    const title = pileTitle(pile, -1, owner);
+    items.push(h("div", { class: "pile" + (pile.double ? " double" : ""), "data-id": pile.id, role: "img",
+      "aria-label": `${title}: ${pile.cards.map(cardName).join(", ")}` },
+    h("span", { class: "pile-title", "aria-hidden": "true" }, title),
+    h("span", { class: "pile-value", "aria-hidden": "true" }, String(pile.value)),
+    h("span", { class: "pile-cards", "aria-hidden": "true" },
+      pile.cards.map((c) => h("span", { class: "mini " + (isRed(c) ? "red" : "black") }, cardShort(c))))));
+  }
+  return h("section", { class: "r-table" + (items.length ? "" : " empty"), "aria-label": "La mesa" },
+    items.length ? h("div", { class: "table-cards" }, items) : h("p", { class: "r-empty" }, "La mesa está vacía"),
+    h("p", { class: "small r-deck" }, `Mazo: ${p.deck_size}`));
+}
+
+function handResult(data, step) {
+  const end = step.events.find((e) => e.kind === "hand_end");
+  if (!end) return null;
+  const facts = sheetFacts({ ...end.result, categories: end.result.categories || data.categories });
+  return h("section", { class: "r-result", "aria-label": `Resultado de la mano ${end.hand_number + 1}` },
+    h("h2", {}, `Fin de la mano ${end.hand_number + 1}`),
+    sheetTable(facts, 0, displayName(data, 1), displayName(data, 0)));
+}
+
+/**
+ * The replay screen. `data`: the server's replay; `onBack()`: leave; `link`: the replay's
+ * absolute address to share. Returns {element, stop}: stop() removes the key listener.
+ */
+export function replayScreen(data, { onBack, link }) {
+  const last = data.steps.length - 1;
+  let index = 0;
+  const names = [displayName(data, 0), displayName(data, 1)];
+  const board = h("div", { class: "r-board" });
+  const counter = h("p", { class: "r-counter", "aria-hidden": "true" });
+  const words = h("p", { class: "r-words" });
+  const spoken = h("p", { class: "sr-only", "aria-live": "polite" });
+  const result = h("div", { class: "r-result-box" });
+  const slider = h("input", { type: "range", min: "0", max: String(last), value: "0", step: "1",
+    class: "r-slider", "aria-label": "Jugada" });
+  const prev = h("button", { type: "button", class: "btn r-prev" }, "← Anterior");
+  const next = h("button", { type: "button", class: "btn r-next" }, "Siguiente →");
+  const root = h("section", { class: "page replay", "aria-labelledby": "replay-title",
+    "data-steps": String(data.steps.length) });
+
+  const draw = () => {
+    const step = data.steps[index];
+    const p = step.position;
+    const playing = index < last;
+    board.replaceChildren(seatPanel(data, step, 1, playing && p.turn === 1), tablePanel(data, step),
+      seatPanel(data, step, 0, playing && p.turn === 0));
+    const hand = `Mano ${p.hand_number + 1}`;
+    counter.textContent = index === 0 ? `${hand} · El reparto` : `${hand} · Jugada ${index} de ${last}`;
+    const visible = stepWords(data, step, index, false);
+    words.replaceChildren(...visible.map((text) => h("span", {}, text + " ")));
+    spoken.textContent = (index === 0 ? "El reparto. " : `Jugada ${index} de ${last}. `) +
+      stepWords(data, step, index, true).join(" ");
+    result.replaceChildren(handResult(data, step) || "");
+    slider.value = String(index);
+    slider.setAttribute("aria-valuetext", index === 0 ? "El reparto" : `Jugada ${index} de ${last}`);
+    prev.setAttribute("aria-disabled", String(index === 0));
+    next.setAttribute("aria-disabled", String(index === last));
+    root.dataset.step = String(index);
+  };
+  const go = (to) => {
+    const target = Math.max(0, Math.min(last, to));
+    if (target === index) return;
+    index = target;
+    draw();
+  };
+  prev.addEventListener("click", () => go(index - 1));
+  next.addEventListener("click", () => go(index + 1));
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  const onKey = (event) => {
+    if (event.target === slider || event.altKey || event.ctrlKey || event.metaKey) return; // the slider moves itself
+    if (document.querySelector("dialog[open]")) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1, PageUp: -10, PageDown: 10 };
+    if (event.key in moves) go(index + moves[event.key]);
+    else if (event.key === "Home") go(0);
+    else if (event.key === "End") go(last);
+    else return;
+    event.preventDefault();
+  };
+  document.addEventListener("keydown", onKey);
+
+  const share = h("button", { type: "button", class: "btn r-share", onclick: async () => {
+    try {
+      if (navigator.share) await navigator.share({ title: "Casino dominicano", text: "Mira esta partida de casino", url: link });
+      else {
+        await navigator.clipboard.writeText(link);
+        announce("Enlace copiado.");
+        share.textContent = "Enlace copiado";
+      }
+    } catch {
+      // the player closed the share sheet, or the clipboard is blocked: the link is on screen
+    }
+  } }, "Compartir la repetición");
+
+  const winner = data.winner;
+  root.append(
+    h("div", { class: "r-head" },
+      h("button", { type: "button", class: "btn quiet r-back", onclick: onBack }, "← Volver al inicio"),
+      h("h1", { id: "replay-title" }, `${names[0]} contra ${names[1]}`),
+      h("p", { class: "r-final" }, `Repetición de la partida ${data.match}. `,
+        h("strong", {}, `Ganó ${names[winner]}, ${data.scores[winner]} a ${data.scores[1 - winner]}.`))),
+    board,
+    h("div", { class: "r-status" }, counter, words, spoken),
+    h("div", { class: "r-controls", role: "group", "aria-label": "Pasar las jugadas" }, prev, slider, next),
+    h("p", { class: "small r-keys" }, "Con el teclado: flechas ← y → para pasar las jugadas; Inicio y Fin para ir al principio o al final."),
+    result,
+    h("div", { class: "r-share-row" }, share,
+      h("p", { class: "small" }, "La partida ya terminó: quien tenga el enlace puede verla, con las cartas de los dos."),
+      h("p", { class: "small invite-link" }, h("a", { href: link, "data-replay-link": "" }, link))),
+  );
+  draw();
+  return { element: root, stop: () => document.removeEventListener("keydown", onKey) };
+}
