@@ -348,6 +348,30 @@ def test_requests_go_round_robin_with_the_players_address(
         assert "127.0.0.2:" in line, line
 
 
+@postgres_only
+def test_haproxy_checks_the_health_of_each_process(
+        cluster: tuple[Front, list[ServerProc]]) -> None:
+    """HAProxy's own checks (``option httpchk``, HTTP/1.0 without a Host) reach /healthz of
+    both processes and are answered 200; a stopped process is taken out and every request
+    then goes to the other one."""
+    front, procs = cluster
+    deadline = time.monotonic() + 3 * TIMEOUT
+    while not all(lines_with(p, '"GET /healthz HTTP/1.0" 200') for p in procs):
+        assert time.monotonic() < deadline, [p.read_log()[-2000:] for p in procs]
+        time.sleep(0.05)
+    procs[0].stop()
+    while "is DOWN" not in front.log_path.read_text():
+        assert time.monotonic() < deadline, front.log_path.read_text()
+        time.sleep(0.05)
+    probe = secrets.token_hex(4)
+    for i in range(4):
+        r = httpx.get(f"{front.base}/healthz?probe={probe}-{i}", timeout=TIMEOUT)
+        assert r.status_code == 200
+    while len(lines_with(procs[1], probe)) < 4:  # each line written as its answer went
+        assert time.monotonic() < deadline, procs[1].read_log()[-2000:]
+        time.sleep(0.05)
+
+
 async def ws_through(front: Front, token: str) -> Client:
     ws = await websockets.connect(f"ws://127.0.0.1:{front.port}/ws", open_timeout=TIMEOUT)
     client = Client(ws, token)
