@@ -25,7 +25,7 @@ import pytest
 import websockets
 import yaml
 from dbkit import Database
-from srvkit import TIMEOUT, Client, ServerProc, free_port, play_until
+from srvkit import TIMEOUT, Client, ServerProc, free_port, play_two, play_until
 from starlette.routing import Route
 
 from server.app import routes
@@ -413,4 +413,36 @@ async def test_websockets_play_through_haproxy_on_both_processes(
             await client.close()
     for proc in procs:
         assert proc.alive()
+        assert "Traceback" not in proc.read_log()
+
+
+@postgres_only
+async def test_a_friend_room_plays_with_its_seats_on_both_processes(
+        cluster: tuple[Front, list[ServerProc]]) -> None:
+    """Both seats of one friend room through HAProxy: round robin puts their sockets on
+    different processes, and the two play moves that each sees (the processes forward
+    between them over Redis)."""
+    front, procs = cluster
+    with httpx.Client(base_url=front.base, timeout=TIMEOUT) as http:
+        r = http.post("/api/rooms", json={"mode": "friend", "name": "Ana"})
+        assert r.status_code == 201, r.text
+        host = r.json()
+        r = http.post("/api/join", json={"invite": host["invite"], "name": "Primo"})
+        assert r.status_code == 200, r.text
+        guest = r.json()
+    before = [len(lines_with(p, '"WebSocket /ws" [accepted]')) for p in procs]
+    a = await ws_through(front, host["token"])
+    b = await ws_through(front, guest["token"])
+    try:
+        after = [len(lines_with(p, '"WebSocket /ws" [accepted]')) for p in procs]
+        assert [x - y for x, y in zip(after, before, strict=True)] == [1, 1], (before, after)
+        start = a.seq
+        await play_two(a, b, lambda m: m["type"] == "event" and m["seq"] >= start + 6)
+        assert b.seq >= start + 6
+        assert a.view is not None and b.view is not None
+        assert a.view["seat"] == 0 and b.view["seat"] == 1
+    finally:
+        await a.close()
+        await b.close()
+    for proc in procs:
         assert "Traceback" not in proc.read_log()
