@@ -8,6 +8,7 @@ import os
 from logging.config import fileConfig
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from server.config import Settings
@@ -32,7 +33,14 @@ def run_migrations_offline() -> None:
         context.run_migrations()
 
 
+# PostgreSQL: processes that start together on one database (a cluster, a rolling deploy)
+# migrate one after the other, the later ones finding it done; the lock ends with the commit
+MIGRATION_LOCK = 0x63617369  # "casi"
+
+
 def do_run_migrations(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("select pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
     context.configure(connection=connection, target_metadata=metadata,
                       render_as_batch=connection.dialect.name == "sqlite")
     with context.begin_transaction():

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Sets up .venv and runs the whole test suite (lint, types, unit, server and browser tests),
 # the server tests on SQLite and on PostgreSQL, and the Redis check. Missing Debian packages
-# (chromium, postgresql, redis-server) are installed as root; without root the browser,
-# PostgreSQL and Redis tests are skipped with a line that says so, except in CI (CI=true).
+# (chromium, postgresql, redis-server, haproxy) are installed as root; without root the browser,
+# PostgreSQL, Redis and HAProxy tests are skipped with a line that says so, except in CI (CI=true).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/services.sh
@@ -12,6 +12,7 @@ need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 pg_up || command -v pg_ctlcluster >/dev/null || need+=(postgresql)
 redis_up || command -v redis-server >/dev/null || need+=(redis-server)
+{ [ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null; } || need+=(haproxy)  # the load balancer's end-to-end test
 if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
     (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}") \
         >/dev/null
@@ -19,6 +20,7 @@ if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
     start_services
 fi
 [ -x /usr/bin/chromium ] || echo "Browser tests need Debian's chromium: sudo apt-get install -y chromium" >&2
+{ [ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null; } || echo "The HAProxy tests need Debian's haproxy: sudo apt-get install -y haproxy" >&2
 skip_unless_up PostgreSQL 127.0.0.1:5432 pg_up SKIP_POSTGRES
 skip_unless_up Redis 127.0.0.1:6379 redis_up SKIP_REDIS
 .venv/bin/ruff check server tests benchmarks

@@ -28,7 +28,7 @@ from .cluster import is_outage, new_conn_id, new_node_id
 from .config import Settings
 from .fanout import Fanout, LocalHub
 from .games import Games
-from .limits import FailureBudget, SlidingLimit, client_key
+from .limits import client_key
 from .lobby import Lobby, hash_secret
 from .migrate import upgrade
 from .protocol import (
@@ -55,6 +55,7 @@ from .qr import QrMaker, shareable_path
 from .redis_hub import RedisHub
 from .rooms import Attach, Detach, RematchCmd, RoomRegistry, Submit, TakeoverCmd
 from .security import SecurityMiddleware, origin_allowed
+from .shared_limits import Budget, RateLimit, RedisLink, failure_budget, rate_limit
 from .static import ClientFiles, add_compression, service_worker_route
 from .storage import SqlStorage, lock_sqlite_file
 
@@ -103,10 +104,10 @@ def settings_of(request: Request | WebSocket) -> Settings:
     return settings
 
 
-def limited(request: Request, name: str) -> None:
+async def limited(request: Request, name: str) -> None:
     """Per address (IPv6: per /64), before the body is even read."""
-    limit: SlidingLimit = getattr(request.app.state, name)
-    if not limit.allow(client_key(request.client.host if request.client else None)):
+    limit: RateLimit = getattr(request.app.state, name)
+    if not await limit.allow(client_key(request.client.host if request.client else None)):
         raise ApiError("rate_limited", "Demasiados intentos. Espera un momento.")
 
 
@@ -114,9 +115,9 @@ CODES_PAUSED = ("Hubo demasiados intentos con códigos equivocados. Espera un mi
                 "o usa el enlace.")
 
 
-def budget_of(request: Request, name: str) -> FailureBudget:
-    budget: FailureBudget = getattr(request.app.state, name)
-    if budget.exhausted():
+async def budget_of(request: Request, name: str) -> Budget:
+    budget: Budget = getattr(request.app.state, name)
+    if await budget.exhausted():
         raise ApiError("rate_limited", CODES_PAUSED)
     return budget
 
@@ -172,7 +173,7 @@ def api(handler: Handler) -> Handler:
 
 @api
 async def create_room(request: Request) -> Response:
-    limited(request, "rooms_limit")
+    await limited(request, "rooms_limit")
     data = await read_json(request)
     answer = await lobby_of(request).create(data.get("mode"), data.get("level"),
                                             data.get("name"), data.get("turns", False))
@@ -181,28 +182,28 @@ async def create_room(request: Request) -> Response:
 
 @api
 async def invitation(request: Request) -> Response:
-    limited(request, "join_limit")
-    budget = budget_of(request, "invite_failures")
+    await limited(request, "join_limit")
+    budget = await budget_of(request, "invite_failures")
     try:
         answer = await lobby_of(request).invitation(request.path_params["invite"])
     except ApiError as exc:
         if exc.code == "invite_unknown":
-            budget.charge()
+            await budget.charge()
         raise
     return JSONResponse(answer)
 
 
 @api
 async def join_room(request: Request) -> Response:
-    limited(request, "join_limit")
+    await limited(request, "join_limit")
     data = await read_json(request)
-    budget = budget_of(request, "invite_failures")
+    budget = await budget_of(request, "invite_failures")
     try:
         answer = await lobby_of(request).join(data.get("invite"), data.get("name"),
                                               data.get("key"))
     except ApiError as exc:
         if exc.code == "invite_unknown":
-            budget.charge()
+            await budget.charge()
         raise
     return JSONResponse(answer)
 
@@ -215,14 +216,14 @@ async def room_summary(request: Request) -> Response:
 @api
 async def my_games(request: Request) -> Response:
     """POST: seat tokens are secrets, so they travel in the body, never in a URL."""
-    limited(request, "games_limit")
+    await limited(request, "games_limit")
     data = await read_json(request)
     return JSONResponse(await games_of(request).list(data.get("tokens")))
 
 
 @api
 async def make_replay_link(request: Request) -> Response:
-    limited(request, "replays_limit")
+    await limited(request, "replays_limit")
     data = await read_json(request)
     answer = await games_of(request).replay_link(data.get("token"), data.get("match"))
     return JSONResponse(answer, status_code=201)
@@ -230,7 +231,7 @@ async def make_replay_link(request: Request) -> Response:
 
 @api
 async def replay(request: Request) -> Response:
-    limited(request, "replays_limit")
+    await limited(request, "replays_limit")
     answer = await games_of(request).replay(request.path_params["code"])
     # a finished match never changes: a shared link may be cached by the browser
     return JSONResponse(answer, headers={"Cache-Control": "private, max-age=3600"})
@@ -238,7 +239,7 @@ async def replay(request: Request) -> Response:
 
 @api
 async def create_rejoin_code(request: Request) -> Response:
-    limited(request, "join_limit")
+    await limited(request, "join_limit")
     data = await read_json(request)
     answer = await lobby_of(request).make_rejoin_code(data.get("token"))
     return JSONResponse(answer, status_code=201)
@@ -246,17 +247,17 @@ async def create_rejoin_code(request: Request) -> Response:
 
 @api
 async def use_rejoin_code(request: Request) -> Response:
-    limited(request, "join_limit")
+    await limited(request, "join_limit")
     data = await read_json(request)
     code = data.get("code")
     # only short codes can be guessed: the long one (192 bits) has no server-wide budget
     short = isinstance(code, str) and len(code.strip()) <= SHORT_CODE_MAX
-    budget = budget_of(request, "rejoin_failures") if short else None
+    budget = await budget_of(request, "rejoin_failures") if short else None
     try:
         answer = await lobby_of(request).rejoin(code, data.get("key"))
     except ApiError as exc:
         if budget is not None and exc.code == "code_unknown":
-            budget.charge()
+            await budget.charge()
         raise
     return JSONResponse(answer)
 
@@ -265,7 +266,7 @@ async def use_rejoin_code(request: Request) -> Response:
 async def qr_svg(request: Request) -> Response:
     """POST, the link's path in the body: a rejoin link is a secret and a query string is
     written into every proxy's log (server/qr.py)."""
-    limited(request, "qr_limit")
+    await limited(request, "qr_limit")
     path = shareable_path((await read_json(request)).get("text"))
     settings = settings_of(request)
     origin = settings.public_origin or f"{request.url.scheme}://{request.headers.get('host', '')}"
@@ -518,6 +519,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         # and frames and room commands travel between the processes over Redis
         redis_hub = RedisHub(settings.redis_url, node) if settings.redis_url else None
         app.state.hub = redis_hub or LocalHub()
+        # the shared rate limits use the hub's client (server/shared_limits.py)
+        app.state.redis = redis_hub.redis if redis_hub is not None else None
         ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
         app.state.registry = registry = RoomRegistry(storage, app.state.hub, settings,
                                                      ai_pool.choose, node=node,
@@ -559,12 +562,18 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
                     middleware=[Middleware(SecurityMiddleware, settings=settings)])
     add_compression(app)  # outermost: it compresses the security layer's answers too
     app.state.settings = settings
-    app.state.rooms_limit = SlidingLimit(settings.rate_rooms_per_min)
-    app.state.join_limit = SlidingLimit(settings.rate_join_per_min)
-    app.state.qr_limit = SlidingLimit(settings.rate_qr_per_min)
-    app.state.games_limit = SlidingLimit(settings.rate_games_per_min)
-    app.state.replays_limit = SlidingLimit(settings.rate_replays_per_min)
-    app.state.invite_failures = FailureBudget(settings.code_failures_per_min)
-    app.state.rejoin_failures = FailureBudget(settings.code_failures_per_min)
+    # with Redis the limits hold across processes (server/shared_limits.py); its client is
+    # the lifespan's, so until it is made (and whenever Redis is away) they count here
+    link = (RedisLink(lambda: getattr(app.state, "redis", None), settings.redis_prefix)
+            if settings.redis_url else None)
+    app.state.rooms_limit = rate_limit(link, "rooms", settings.rate_rooms_per_min)
+    app.state.join_limit = rate_limit(link, "join", settings.rate_join_per_min)
+    app.state.qr_limit = rate_limit(link, "qr", settings.rate_qr_per_min)
+    app.state.games_limit = rate_limit(link, "games", settings.rate_games_per_min)
+    app.state.replays_limit = rate_limit(link, "replays", settings.rate_replays_per_min)
+    app.state.invite_failures = failure_budget(link, "invite-codes",
+                                               settings.code_failures_per_min)
+    app.state.rejoin_failures = failure_budget(link, "rejoin-codes",
+                                               settings.code_failures_per_min)
     app.state.qr = QrMaker()
     return app

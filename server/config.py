@@ -68,6 +68,9 @@ class Settings:
     rate_games_per_min: int = 30  # Mis partidas lists (POST /api/my-games)
     rate_replays_per_min: int = 60  # replays read and replay links made
     code_failures_per_min: int = 60  # wrong short codes, whole server (invites, rejoin each)
+    # the first part of this deployment's keys in Redis (server/shared_limits.py): two
+    # deployments on one Redis (staging and production, test runs) need different ones
+    redis_prefix: str = "casino"
     # -- forgetting (server/purge.py) --
     purge_interval: float = 3600.0  # seconds between purges; 0: never purge
     purge_rooms_after: float = 30 * 86400.0  # a room untouched this long is deleted
@@ -139,6 +142,7 @@ class Settings:
             rate_replays_per_min=_number(e, "RATE_REPLAYS_PER_MIN", cls.rate_replays_per_min),
             code_failures_per_min=_number(e, "CODE_FAILURES_PER_MIN",
                                           cls.code_failures_per_min),
+            redis_prefix=e.get("REDIS_PREFIX", "").strip() or cls.redis_prefix,
             purge_interval=_number(e, "PURGE_INTERVAL", cls.purge_interval),
             purge_rooms_after=_number(e, "PURGE_ROOMS_AFTER", cls.purge_rooms_after),
             purge_codes_after=_number(e, "PURGE_CODES_AFTER", cls.purge_codes_after),
