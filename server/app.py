@@ -298,7 +298,13 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    return JSONResponse({"ok": True, "rooms_in_memory": len(registry_of(request).rooms)})
+    """200 while this process holds its lease (it can reach the database); 503 otherwise,
+    so that a load balancer sends players elsewhere meanwhile."""
+    registry = registry_of(request)
+    held = registry.lease.held
+    return JSONResponse({"ok": held, "node": registry.node,
+                         "rooms_in_memory": len(registry.rooms)},
+                        status_code=200 if held else 503)
 
 
 # -- the websocket -------------------------------------------------------------------------
