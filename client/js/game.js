@@ -245,6 +245,12 @@ export class Game {
   }
 
   onError(msg) {
+    if (msg.code === "reconnecting") {
+      // the server is coming back (or the table moved to another server): the socket closes
+      // and reconnects by itself; the table it gets back says whether the move was played
+      setBanner(msg.message || "Se está reconectando el servidor. Un momentico, ya volvemos.");
+      return;
+    }
     const pending = this.ui.pending;
     if (msg.id && pending && pending.id !== msg.id) return;
     let text = msg.message || "Esa jugada no se puede.";
