@@ -57,6 +57,11 @@ class LocalHub:
 
     async def publish(self, room_id: str, seat: int, conn: str, text: str,
                       close: int | None = None) -> None:
+        self.deliver(room_id, seat, conn, text, close)
+
+    def deliver(self, room_id: str, seat: int, conn: str, text: str,
+                close: int | None = None) -> None:
+        """To a connection of this process (dropped if it is gone)."""
         sink = self._sinks.get((room_id, seat, conn))
         if sink is None:
             return

@@ -41,7 +41,7 @@ from .cluster import (
     error_to_wire,
     node_of,
 )
-from .fanout import Sink
+from .fanout import LocalHub, Sink
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -65,7 +65,7 @@ class RedisHub:
         self.on_call: OnCall | None = None
         # sockets here whose room is owned elsewhere must reconnect: (reason) -> None
         self.on_lost: Callable[[], None] | None = None
-        self._sinks: dict[tuple[str, int, str], Sink] = {}
+        self.local = LocalHub()  # the sockets of this process
         self._out: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         self._sent: dict[str, int] = {}  # receiver -> last sequence number sent
         self._seen: dict[str, int] = {}  # sender -> last sequence number received
@@ -99,39 +99,25 @@ class RedisHub:
     # -- Fanout ----------------------------------------------------------------------------
 
     def register(self, room_id: str, seat: int, conn: str, sink: Sink) -> None:
-        self._sinks[(room_id, seat, conn)] = sink
+        self.local.register(room_id, seat, conn, sink)
 
     def unregister(self, room_id: str, seat: int, conn: str) -> None:
-        self._sinks.pop((room_id, seat, conn), None)
+        self.local.unregister(room_id, seat, conn)
 
     def local_rooms(self) -> set[str]:
-        """The rooms this process holds sockets of."""
-        return {room for room, _, _ in self._sinks}
+        return self.local.local_rooms()
 
     def close_room(self, room_id: str, text: str, code: int) -> None:
-        """Closes the sockets held here of one room (after ``text``)."""
-        for (room, _, _), sink in list(self._sinks.items()):
-            if room == room_id:
-                sink.deliver(text)
-                sink.close(code)
+        self.local.close_room(room_id, text, code)
 
     async def publish(self, room_id: str, seat: int, conn: str, text: str,
                       close: int | None = None) -> None:
         node = node_of(conn)
         if node == self.node:
-            self._deliver(room_id, seat, conn, text, close)
+            self.local.deliver(room_id, seat, conn, text, close)
             return
         self._post(node, {"kind": "frame", "room": room_id, "seat": seat, "conn": conn,
                           "text": text, "close": close})
-
-    def _deliver(self, room_id: str, seat: int, conn: str, text: str,
-                 close: int | None) -> None:
-        sink = self._sinks.get((room_id, seat, conn))
-        if sink is None:
-            return
-        sink.deliver(text)
-        if close is not None:
-            sink.close(close)
 
     # -- Peers -----------------------------------------------------------------------------
 
@@ -237,7 +223,7 @@ class RedisHub:
             self.on_lost()
         match message["kind"]:
             case "frame":
-                self._deliver(message["room"], message["seat"], message["conn"],
+                self.local.deliver(message["room"], message["seat"], message["conn"],
                               message["text"], message["close"])
             case "call":
                 task = asyncio.get_running_loop().create_task(self._answer(sender, message))
