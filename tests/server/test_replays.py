@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from srvkit import Client, ServerProc, is_event, pick_move, play_two, play_until
+from srvkit import Client, ServerProc, is_event, pick_move, play_two, play_until, saw
 
 
 def replay_link(server: ServerProc, token: str, match: int = 1) -> dict[str, Any]:
@@ -50,6 +50,7 @@ async def test_a_replay_is_the_match_the_players_saw(server: ServerProc) -> None
     a, _ = await Client.hello(server, a_room["token"])
     b, _ = await Client.hello(server, b_room["token"])
     end = await play_two(a, b, is_event("match_end"))
+    await saw(b, is_event("match_end"))  # b has read the whole last frame too
     link = replay_link(server, a_room["token"])
     assert link["url"] == f"/p/{link['code']}" and a_room["room"] not in link["url"]
     assert replay_link(server, b_room["token"]) == link  # one code per match, either seat
