@@ -36,6 +36,7 @@ from .protocol import (
     CLOSE_POLICY,
     CLOSE_RECONNECT,
     CLOSE_SERVER_ERROR,
+    REACTIONS_LIMITED_ES,
     ApiError,
     ClientMessage,
     Hello,
@@ -43,17 +44,31 @@ from .protocol import (
     Ping,
     Pong,
     ProtocolError,
+    React,
     Rematch,
     Takeover,
+    WatchMsg,
     encode,
     loads,
     message_id,
     parse_client,
+    watchers_full,
 )
 from .purge import run_purges
 from .qr import QrMaker, shareable_path
 from .redis_hub import RedisHub
-from .rooms import Attach, Detach, RematchCmd, RoomRegistry, Submit, TakeoverCmd
+from .rooms import (
+    WATCHER_SEAT,
+    Attach,
+    Detach,
+    ReactCmd,
+    RematchCmd,
+    RoomRegistry,
+    Submit,
+    TakeoverCmd,
+    Unwatch,
+    Watch,
+)
 from .security import SecurityMiddleware, origin_allowed
 from .shared_limits import Budget, RateLimit, RedisLink, failure_budget, rate_limit
 from .static import ClientFiles, add_compression, service_worker_route
@@ -371,10 +386,18 @@ class TokenBucket:
 
 @dataclass
 class Seat:
-    """The room and seat a connection said hello to."""
+    """The room and seat a connection said hello to (``WATCHER_SEAT``: it watches)."""
 
     room: str
     seat: int
+
+    @property
+    def watching(self) -> bool:
+        return self.seat == WATCHER_SEAT
+
+
+# a first message refused with one of these closes the socket: it cannot become valid
+CLOSING_CODES = ("bad_token", "rate_limited", "watch_unknown", "watchers_full")
 
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
@@ -420,7 +443,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     await dispatch(registry, seat, conn, message)
             except ProtocolError as exc:
                 conn.deliver(exc.to_text())
-                if seat is None and exc.code in ("bad_token", "rate_limited"):
+                if seat is None and exc.code in CLOSING_CODES:
                     conn.close(CLOSE_POLICY)
                 elif seat is None and exc.code == "server_error":
                     conn.close(CLOSE_SERVER_ERROR)  # reconnecting finds the room afresh
@@ -439,7 +462,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         if seat is not None:
             hub.unregister(seat.room, seat.seat, conn.id)
             with contextlib.suppress(Exception):
-                await registry.call(seat.room, Detach(seat.seat, conn.id))
+                await registry.call(seat.room, Unwatch(conn.id) if seat.watching
+                                    else Detach(seat.seat, conn.id))
         conn.close(CLOSE_NORMAL)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
@@ -447,7 +471,9 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
 
 async def hello(registry: RoomRegistry, hub: Fanout, conn: Connection,
                 message: ClientMessage) -> Seat:
-    """The first message of a connection: whose seat it is."""
+    """The first message of a connection: whose seat it is, or which room it watches."""
+    if isinstance(message, WatchMsg):
+        return await watch(registry, hub, conn, message)
     if not isinstance(message, Hello):
         raise ProtocolError("hello_first")
     found = await registry.deps.storage.seat_for_token(hash_secret(message.token))
@@ -464,9 +490,36 @@ async def hello(registry: RoomRegistry, hub: Fanout, conn: Connection,
     return seat
 
 
+async def watch(registry: RoomRegistry, hub: Fanout, conn: Connection,
+                message: WatchMsg) -> Seat:
+    """A watcher's first message: the room of the watch code (the room's actor sends the
+    watcher's welcome)."""
+    room_id = await registry.deps.storage.room_for_watch(message.code)
+    if room_id is None:
+        raise ProtocolError("watch_unknown")
+    seat = Seat(room_id, WATCHER_SEAT)
+    hub.register(room_id, WATCHER_SEAT, conn.id, conn)
+    try:
+        if await registry.call(room_id, Watch(conn.id, message.since)) is None:
+            raise ProtocolError("watch_unknown")
+    except ProtocolError as exc:
+        hub.unregister(room_id, WATCHER_SEAT, conn.id)
+        if exc.code == "watchers_full":  # from another process, only the code travels
+            raise watchers_full(registry.deps.settings.max_watchers) from None
+        raise
+    except BaseException:
+        hub.unregister(room_id, WATCHER_SEAT, conn.id)
+        raise
+    return seat
+
+
 async def dispatch(registry: RoomRegistry, seat: Seat, conn: Connection,
                    message: ClientMessage) -> None:
-    """One message from a seat that said hello: each kind to its room command."""
+    """One message from a seat that said hello (or a watcher): each kind to its room
+    command. A watcher may only ping."""
+    if seat.watching and not isinstance(message, Ping):
+        raise ProtocolError("already_hello" if isinstance(message, Hello | WatchMsg)
+                            else "watch_only")
     match message:
         case MoveMsg(move, seq, move_id):
             answer = await registry.call(seat.room, Submit(seat.seat, move, seq, move_id))
@@ -476,9 +529,17 @@ async def dispatch(registry: RoomRegistry, seat: Seat, conn: Connection,
             await registry.call(seat.room, TakeoverCmd(seat.seat, level, confirmed))
         case Rematch():
             await registry.call(seat.room, RematchCmd(seat.seat))
+        case React(reaction, react_id):
+            try:
+                await registry.call(seat.room, ReactCmd(seat.seat, reaction))
+            except ProtocolError as exc:
+                if exc.code == "rate_limited":  # from another process, only the code travels
+                    exc.message = REACTIONS_LIMITED_ES
+                exc.id = react_id
+                raise
         case Ping():
             conn.deliver(encode(Pong()))
-        case Hello():
+        case Hello() | WatchMsg():
             raise ProtocolError("already_hello")
         case _:
             assert_never(message)
@@ -494,6 +555,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/j/{code}", index_page),
         Route("/r/{code}", index_page),
         Route("/p/{code}", index_page),
+        Route("/v/{code}", index_page),
         Route("/sw.js", service_worker_route(settings.client_dir)),
         Route("/healthz", healthz),
         Route("/api/rooms", create_room, methods=["POST"]),

@@ -87,6 +87,7 @@ class Settings:
     # (a third of it); another process takes them over when it has lapsed
     lease_seconds: float = 5.0
     node_name: str = ""  # this process's name in logs and leases (default: the host's name)
+    max_watchers: int = 30  # watchers per room (server/rooms.py); more are told it is full
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -151,4 +152,5 @@ class Settings:
             redis_url=e.get("REDIS_URL", "").strip() or None,
             lease_seconds=_number(e, "LEASE_SECONDS", cls.lease_seconds),
             node_name=e.get("NODE_NAME", "").strip(),
+            max_watchers=_number(e, "MAX_WATCHERS", cls.max_watchers),
         )

@@ -25,6 +25,9 @@ from .storage import RejoinError
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
 INVITE_LEN = 8
 SHORT_CODE_LEN = 9  # 31**9, about 44.6 bits; 8 would read as an invite in the client
+# the watch link's code: 31**12, about 59 bits, so it is not guessed even without a failure
+# budget (a watcher sees no hand, but a family's game is theirs to share)
+WATCH_LEN = 12
 MAX_NAME = 20
 MIN_KEY, MAX_KEY = 16, 64
 COMPUTER_NAME = "Computadora"
@@ -101,10 +104,12 @@ class Lobby:
             match_start_seq=0, seq=0, version=0,
             names=(name0, COMPUTER_NAME if computer else None), invite=invite,
             seats=(SeatState("arriving", time.time()), SeatState()), turns=turns,
+            watch=new_code(WATCH_LEN),
         )
         await self.storage.create_room(state, "playing" if computer else "waiting",
                                        hash_secret(token))
-        answer: dict[str, Any] = {"room": room_id, "seat": 0, "token": token, "turns": turns}
+        answer: dict[str, Any] = {"room": room_id, "seat": 0, "token": token, "turns": turns,
+                                  "watch_url": f"/v/{state.watch}"}
         if invite is not None:
             answer.update(invite=invite, invite_url=f"/j/{invite}")
         return answer

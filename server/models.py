@@ -66,6 +66,10 @@ rooms = Table(
     Column("score0", Integer, nullable=True),
     Column("score1", Integer, nullable=True),
     Column("moved_at", Float, nullable=True),
+    # the code of the room's watch link (/v/<code>), distinct from the invite and the seats'
+    # tokens; not a secret of a seat (watchers see no hand)
+    Column("watch", String(16), nullable=True),
+    Index("ix_rooms_watch", "watch", unique=True),
 )
 
 # one row per server process: it holds its rooms while ``lease_until`` is in the future

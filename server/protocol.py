@@ -45,6 +45,10 @@ MESSAGES_ES: dict[str, str] = {
     # the database or the link between server processes is away for a moment: nothing
     # acknowledged is lost, and the game comes back by itself
     "reconnecting": "Se está reconectando el servidor. Un momentico, ya volvemos.",
+    "watch_unknown": "No encontramos esa mesa para mirar. Revisa el enlace.",
+    "watchers_full": "Esa mesa ya tiene muchas personas mirando. Prueba más tarde.",
+    "watch_only": "Estás mirando la mesa: desde aquí no se juega ni se reacciona.",
+    "bad_reaction": "Esa reacción no existe.",
     # HTTP
     "bad_request": "No entendimos esa petición.",
     "bad_mode": "Escoge jugar contra la computadora o contra un amigo.",
@@ -74,6 +78,22 @@ CLOSE_SEAT_MOVED = 4000
 
 MAX_ID = 64
 MAX_TOKEN = 128
+MAX_WATCH_CODE = 32  # a watch code is 12 characters; room for separators a person typed
+
+# the quick reactions: a closed set (no free text, so nothing to moderate), id -> what the
+# other seat and the watchers read (client/js/reactions.js shows the same texts)
+REACTIONS: dict[str, str] = {
+    "buena": "¡Buena!",
+    "ay_no": "¡Ay, no!",
+    "te_lo_subi": "Te lo subí",
+    "piensalo": "Piénsalo bien",
+    "que_suerte": "¡Qué suerte!",
+    "dale": "¡Dale, que es pa' hoy!",
+    "aplausos": "👏",
+    "risa": "😂",
+    "asombro": "😮",
+    "pensando": "🤔",
+}
 MAX_SEQ = 2**53  # exclusive: what a JavaScript number holds exactly
 
 
@@ -137,6 +157,15 @@ def _int_field(data: dict[str, Any], name: str) -> int:
     return value
 
 
+REACTIONS_LIMITED_ES = "Muchas reacciones seguidas. Espera unos segundos."
+
+
+def watchers_full(cap: int) -> ProtocolError:
+    """The answer to one watcher more than a room takes."""
+    return ProtocolError("watchers_full", f"Esa mesa ya tiene {cap} personas mirando, que es "
+                         "el máximo. Prueba más tarde.")
+
+
 def loads(text: str | bytes) -> Any:
     """JSON text to values. Refuses invalid UTF-8, lone surrogates and nesting deeper than
     orjson's limit (1024) with ``ValueError``, never with a crash."""
@@ -175,7 +204,29 @@ class Ping:
     pass
 
 
-ClientMessage = Hello | MoveMsg | Takeover | Rematch | Ping
+@dataclass(frozen=True, slots=True)
+class WatchMsg:
+    """The first message of a watcher (instead of ``hello``): the watch link's code."""
+
+    code: str
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class React:
+    """A quick reaction from a seat (``id`` optional: an error about it carries it)."""
+
+    reaction: str
+    id: str | None
+
+
+ClientMessage = Hello | MoveMsg | Takeover | Rematch | Ping | WatchMsg | React
+
+
+def normalize_watch_code(text: str) -> str:
+    """A watch code as stored: capitals, without the spaces or dashes a person may type
+    (still to be checked as plain text)."""
+    return "".join(ch for ch in text.upper() if ch not in " -_")
 
 
 def parse_client(text: str | bytes) -> ClientMessage:
@@ -219,6 +270,22 @@ def parse_client(text: str | bytes) -> ClientMessage:
         return Rematch()
     if kind == "ping":
         return Ping()
+    if kind == "watch":
+        code = data.get("code")
+        if not isinstance(code, str) or len(code) > MAX_WATCH_CODE \
+                or not is_plain(normalize_watch_code(code) or " "):
+            raise _missing("code")
+        since = None if data.get("since") is None else _int_field(data, "since")
+        return WatchMsg(normalize_watch_code(code), since)
+    if kind == "react":
+        react_id = None if data.get("id") is None else plain_field(data, "id", MAX_ID)
+        reaction = data.get("reaction")
+        if reaction is None:
+            raise ProtocolError("missing_field", "Falta el dato «reaction» o no es válido.",
+                                id=react_id)
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
+            raise ProtocolError("bad_reaction", id=react_id)
+        return React(reaction, react_id)
     raise ProtocolError("unknown_type")
 
 
@@ -304,7 +371,36 @@ class Pong:
     pass
 
 
-ServerMessage = Welcome | Events | Ack | State | Presence | Error | SeatMoved | Pong
+@dataclass(frozen=True, slots=True)
+class Watching:
+    """A watcher's welcome: the watcher view (``Room.view_for_watcher``) and the events
+    after its ``since``."""
+
+    room: str
+    seq: int
+    view: Json
+    events: list[tuple[int, Raw]]
+
+
+@dataclass(frozen=True, slots=True)
+class Watchers:
+    """How many are watching the room now (to the seats and the watchers)."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reaction:
+    """A seat's quick reaction (to the other seat and the watchers; never stored)."""
+
+    seat: int
+    reaction: str
+
+
+ServerMessage = (
+    Welcome | Events | Ack | State | Presence | Error | SeatMoved | Pong | Watching | Watchers
+    | Reaction
+)
 
 
 def _json(message: ServerMessage) -> Json:
@@ -336,6 +432,15 @@ def _json(message: ServerMessage) -> Json:
             return {"type": "seat_moved"}
         case Pong():
             return {"type": "pong"}
+        case Watching(room, seq, view, events):
+            return {
+                "type": "watching", "room": room, "seq": seq, "view": view,
+                "events": [{"seq": n, "event": e} for n, e in events],
+            }
+        case Watchers(count):
+            return {"type": "watchers", "count": count}
+        case Reaction(seat, reaction):
+            return {"type": "reaction", "seat": seat, "reaction": reaction}
 
 
 def encode(message: ServerMessage) -> str:

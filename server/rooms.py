@@ -1,8 +1,12 @@
 """Live rooms. Each ``Room`` is an actor: one task and one inbox of typed commands, handled
 one at a time, so nothing else needs a lock. A command is decided from the room's state,
 written to storage conditional on the version it was decided from, and only then told to
-the seats (each its own view, built by ``view_for``). Timers are commands the room posts
+the seats (each its own view, built by ``view_for``) and to the watchers (all the same
+view, built by ``view_for_watcher``). Timers are commands the room posts
 to itself. A room asked to stop finishes its current command and stops.
+
+Watchers are connection ids only (published to on seat ``WATCHER_SEAT`` of the hub), held in
+the owner's memory and never stored: after a restart they watch again.
 
 ``RoomRegistry`` creates, loads (state + seed + move log), finds and stops rooms, and
 sends each command to the room's owner: here, or the process that holds the room
@@ -23,25 +27,30 @@ from typing import Any, assert_never
 from . import ai
 from .cluster import Lease, NotOwner, PeerGone, Peers, is_outage, new_node_id, node_of
 from .config import Settings
-from .engine import IllegalMove, Match, Move, Position
+from .engine import IllegalMove, Match, Move, Position, public_view
 from .engine import view_for as engine_view_for
 from .fanout import Fanout
 from .protocol import (
     CLOSE_RECONNECT,
     CLOSE_SEAT_MOVED,
     CLOSE_SERVER_ERROR,
+    REACTIONS_LIMITED_ES,
     Ack,
     Events,
     Presence,
     ProtocolError,
     Raw,
+    Reaction,
     SeatMoved,
     ServerMessage,
     State,
+    Watchers,
+    Watching,
     Welcome,
     dumps,
     encode,
     raw,
+    watchers_full,
 )
 from .state import RoomState, SeatState
 from .storage import (
@@ -61,6 +70,9 @@ log = logging.getLogger("server.rooms")
 MAX_REMEMBERED_IDS = 256  # per seat: the answers to its last move ids
 HELLO_WINDOW = 10.0  # seconds
 HELLO_LIMIT = 12  # hellos per seat in a window: a reconnect loop cannot flood the other seat
+WATCHER_SEAT = 2  # the hub's "seat" of watcher connections: (room, 2, connection id)
+REACTION_WINDOW = 10.0  # seconds
+REACTION_LIMIT = 5  # reactions per seat in a window
 
 Answered = tuple[OrderedDict[str, str], OrderedDict[str, str]]  # per seat: move id -> answer
 
@@ -176,13 +188,36 @@ class Snapshot:
     """The room's state as held (tests compare it with what storage rebuilds)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """A watcher's connection ``conn`` starts watching (``since``: the last seq it saw)."""
+
+    conn: str
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Unwatch:
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReactCmd:
+    """A seat's quick reaction (one of ``protocol.REACTIONS``)."""
+
+    seat: int
+    reaction: str
+
+
 Command = (
     Start | Attach | Detach | Submit | TakeoverCmd | RematchCmd | Join | MoveSeat
     | ComputerDue | ComputerMove | StallCheck | IdleCheck | Summary | Snapshot
+    | Watch | Unwatch | ReactCmd
 )
 # the commands that come from outside the room, and may come from another process
 ROUTED_COMMANDS: tuple[type[Any], ...] = (
     Attach, Detach, Submit, TakeoverCmd, RematchCmd, Join, MoveSeat, Summary,
+    Watch, Unwatch, ReactCmd,
 )
 
 
@@ -209,6 +244,8 @@ class Room:
         self.conns: list[str | None] = [None, None]  # each seat's open connection
         self.told: list[dict[str, Any] | None] = [None, None]  # presence last sent, per seat
         self.hellos: tuple[deque[float], deque[float]] = (deque(), deque())
+        self.watchers: dict[str, None] = {}  # watchers' connection ids, in arrival order
+        self.reacted: tuple[deque[float], deque[float]] = (deque(), deque())  # per seat
         self.inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self.timers: set[asyncio.TimerHandle] = set()
         self.thinking: asyncio.Task[None] | None = None
@@ -330,6 +367,12 @@ class Room:
                 return self.summary()
             case Snapshot():
                 return self.state
+            case Watch(conn, since):
+                return await self._watch(conn, since)
+            case Unwatch(conn):
+                return await self._unwatch(conn)
+            case ReactCmd(seat, reaction):
+                return await self._react(seat, reaction)
             case _:
                 assert_never(command)
 
@@ -342,6 +385,10 @@ class Room:
         code = CLOSE_RECONNECT if error.code == "reconnecting" else CLOSE_SERVER_ERROR
         for seat in (0, 1):
             await self._close(seat, error.to_message(), code)
+        text = error.to_text()
+        for conn in list(self.watchers):  # they watch again, and find the room afresh
+            await self.deps.hub.publish(self.id, WATCHER_SEAT, conn, text, close=code)
+        self.watchers.clear()
 
     def _after(self, delay: float, command: Command) -> None:
         """Posts ``command`` to this room in ``delay`` seconds (a timer is a command)."""
@@ -417,6 +464,7 @@ class Room:
             "tally": [tally(position.captured[0]), tally(position.captured[1])],
             "categories": CATEGORIES_ES,
             "turns": state.turns,
+            "watchers": len(self.watchers),
         }
 
     def view_for(self, seat: int, common: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -434,8 +482,23 @@ class Room:
             "level": self.state.level if computer else None,
         }
         view["invite"] = self.state.invite if seat == 0 and status == "waiting" else None
+        view["watch_url"] = f"/v/{self.state.watch}" if self.state.watch else None
         view["options"] = options(position) if my_turn else []
         return view
+
+    def view_for_watcher(self, common: dict[str, Any] | None = None) -> dict[str, Any]:
+        """THE view of a watcher: every message to a watcher that carries a view is built
+        here. What is face up (the engine's public view: no hand, no deck) and what both
+        seats share; who plays each seat. All watchers get the same view."""
+        view = public_view(self.match.position).to_json()
+        view.update(common or self.common_view())
+        view["players"] = [self._player(0), self._player(1)]
+        return view
+
+    def _player(self, seat: int) -> dict[str, Any]:
+        computer = self.state.computer_seat(seat)
+        return {"kind": "computer" if computer else "person",
+                "level": self.state.level if computer else None}
 
     async def _send(self, seat: int, message: ServerMessage) -> None:
         conn = self.conns[seat]
@@ -453,6 +516,14 @@ class Room:
         for seat in (0, 1):
             if self.conns[seat] is not None:
                 await self._send(seat, State(self.state.seq, self.view_for(seat, common)))
+        if self.watchers:
+            await self._tell_watchers(encode(State(self.state.seq,
+                                                   self.view_for_watcher(common))))
+
+    async def _tell_watchers(self, text: str) -> None:
+        """One text, encoded once, to every watcher."""
+        for conn in list(self.watchers):
+            await self.deps.hub.publish(self.id, WATCHER_SEAT, conn, text)
 
     async def _tell_presence(self) -> None:
         """Each seat's presence to the other seat, only when it changed (a reconnect loop
@@ -465,6 +536,8 @@ class Room:
                 continue
             self.told[seat] = now
             await self._send(1 - seat, Presence(seat, now))
+            if self.watchers:
+                await self._tell_watchers(encode(Presence(seat, now)))
 
     def _events_since(self, since: int | None) -> list[tuple[int, Raw]]:
         """The events after ``since`` of the current match (or from the previous match's
@@ -524,16 +597,20 @@ class Room:
         await self._tell_presence()
         self._idle_later()
 
+    def _listened(self) -> bool:
+        """Some seat or watcher has a socket open."""
+        return bool(self.watchers) or any(c is not None for c in self.conns)
+
     def _idle_later(self) -> None:
-        """Leaves memory ``room_idle`` seconds after the last socket closed (the room is all
-        in storage; the next visitor loads it again)."""
-        if any(c is not None for c in self.conns):
+        """Leaves memory ``room_idle`` seconds after the last socket (a seat's or a
+        watcher's) closed (the room is all in storage; the next visitor loads it again)."""
+        if self._listened():
             return
         self.idle_generation += 1
         self._after(self.deps.settings.room_idle, IdleCheck(self.idle_generation))
 
     def _idle_check(self, generation: int) -> None:
-        if generation != self.idle_generation or any(c is not None for c in self.conns):
+        if generation != self.idle_generation or self._listened():
             return
         if self.thinking is not None and not self.thinking.done():
             self._idle_later()
@@ -597,12 +674,56 @@ class Room:
         """One frame per seat per change: the events and the seat's view after them (the
         mover's copy carries its move id: its ack)."""
         events = [Raw(t) for t in texts]
-        common = self.common_view() if any(c is not None for c in self.conns) else None
+        common = self.common_view() if self._listened() else None
         for seat in (0, 1):
             if self.conns[seat] is None:
                 continue
             view = raw(self.view_for(seat, common))
             await self._send(seat, Events(seq, events, view, move_id if seat == mover else None))
+        if self.watchers:  # the same frame for all of them: encoded once
+            await self._tell_watchers(encode(Events(seq, events,
+                                                    raw(self.view_for_watcher(common)))))
+
+    # -- watchers and reactions ------------------------------------------------------------
+
+    async def _watch(self, conn: str, since: int | None) -> bool:
+        if conn not in self.watchers:
+            cap = self.deps.settings.max_watchers
+            if len(self.watchers) >= cap:
+                raise watchers_full(cap)
+            self.watchers[conn] = None
+        self.idle_generation += 1
+        await self.deps.hub.publish(self.id, WATCHER_SEAT, conn, encode(Watching(
+            self.id, self.state.seq, self.view_for_watcher(), self._events_since(since))))
+        await self._tell_watcher_count()
+        return True
+
+    async def _unwatch(self, conn: str) -> None:
+        if conn in self.watchers:
+            del self.watchers[conn]
+            await self._tell_watcher_count()
+            self._idle_later()
+
+    async def _tell_watcher_count(self) -> None:
+        message = Watchers(len(self.watchers))
+        for seat in (0, 1):
+            await self._send(seat, message)
+        await self._tell_watchers(encode(message))
+
+    async def _react(self, seat: int, reaction: str) -> None:
+        """Shows a seat's reaction to the other seat and the watchers (not to the sender:
+        its own page shows it already; never stored). At most ``REACTION_LIMIT`` per seat
+        in ``REACTION_WINDOW`` seconds."""
+        reacted = self.reacted[seat]
+        now = time.monotonic()
+        while reacted and reacted[0] <= now - REACTION_WINDOW:
+            reacted.popleft()
+        if len(reacted) >= REACTION_LIMIT:
+            raise ProtocolError("rate_limited", REACTIONS_LIMITED_ES)
+        reacted.append(now)
+        message = Reaction(seat, reaction)
+        await self._send(1 - seat, message)
+        await self._tell_watchers(encode(message))
 
     # -- the computer --------------------------------------------------------------------
 
@@ -970,6 +1091,9 @@ class RoomRegistry:
             for seat, conn in enumerate(room.conns):
                 if conn is not None and node_of(conn) not in live:
                     room.post(Detach(seat, conn))
+            for conn in list(room.watchers):
+                if node_of(conn) not in live:
+                    room.post(Unwatch(conn))
         held_here = self.deps.hub.local_rooms()
         for room_id, node in list(self.owners.items()):
             if room_id not in held_here:
@@ -1045,6 +1169,7 @@ class RoomRegistry:
 
 
 __all__ = [
-    "ROUTED_COMMANDS", "Attach", "ComputerDue", "Detach", "Join", "MoveSeat", "RematchCmd", "Room",
-    "RoomRegistry", "RoomStopped", "Snapshot", "Submit", "Summary", "TakeoverCmd",
+    "ROUTED_COMMANDS", "WATCHER_SEAT", "Attach", "ComputerDue", "Detach", "Join", "MoveSeat",
+    "ReactCmd", "RematchCmd", "Room", "RoomRegistry", "RoomStopped", "Snapshot", "Submit",
+    "Summary", "TakeoverCmd", "Unwatch", "Watch",
 ]

@@ -41,6 +41,7 @@ class RoomState:
     # por turnos (friend rooms): played over days; no stall check, and the seat of a friend
     # who left goes to the computer only when the other asks for it (docs/protocol.md)
     turns: bool = False
+    watch: str | None = None  # the watch link's code (/v/<code>): set when the room is made
 
     def seat(self, seat: int) -> SeatState:
         return self.seats[seat]

@@ -191,6 +191,8 @@ class Storage(Protocol):
 
     async def room_for_invite(self, invite: str) -> str | None: ...
 
+    async def room_for_watch(self, code: str) -> str | None: ...
+
     async def write(self, change: RoomWrite) -> None:
         """Commits ``change``; raises StaleRoom (or RejoinError for a used code) with
         nothing written."""
@@ -607,7 +609,7 @@ class SqlStorage:
         def job(conn: Connection) -> None:
             now = time.time()
             conn.execute(insert(rooms).values(  # every match starts with seat 0 to move
-                id=room.id, created_at=now, owner=None, epoch=0,
+                id=room.id, created_at=now, owner=None, epoch=0, watch=room.watch,
                 **_room_values(room, status, now),
                 **_listing_values(Listing(0 if status == "playing" else None, (0, 0))),
             ))
@@ -665,6 +667,7 @@ class SqlStorage:
             match_start_seq=row.match_start_seq, seq=row.seq, version=row.version,
             names=(row.name0, row.name1), invite=row.invite, seats=(states[0], states[1]),
             turns=bool(row.turns),
+            watch=row.watch,
         )
 
     async def load_moves(self, room_id: str, after_seq: int) -> list[MoveRecord]:
@@ -694,6 +697,11 @@ class SqlStorage:
     async def room_for_invite(self, invite: str) -> str | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(rooms.c.id).where(rooms.c.invite == invite))).first()
+        return row.id if row is not None else None
+
+    async def room_for_watch(self, code: str) -> str | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(rooms.c.id).where(rooms.c.watch == code))).first()
         return row.id if row is not None else None
 
     async def find_rejoin_code(self, code_hash: str) -> RejoinCode | None:

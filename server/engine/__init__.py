@@ -10,7 +10,7 @@ from .match import Match, shuffled_deck, start_hand
 from .moves import Move, Step, check_move, legal_moves, moves_for_card, play, play_step
 from .position import Pile, Position
 from .scoring import CATEGORIES, CATEGORY_NAMES_ES, HandResult, score_hand
-from .view import View, view_for
+from .view import PublicView, View, public_view, view_for
 
 __all__ = [
     "CATEGORIES",
@@ -28,6 +28,7 @@ __all__ = [
     "NotationError",
     "Pile",
     "Position",
+    "PublicView",
     "Step",
     "View",
     "card_options",
@@ -37,6 +38,7 @@ __all__ = [
     "moves_for_card",
     "play",
     "play_step",
+    "public_view",
     "score_hand",
     "shuffled_deck",
     "start_hand",

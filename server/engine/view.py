@@ -1,4 +1,5 @@
-"""What one seat may see of a position: ``view_for(position, seat)``."""
+"""What one seat may see of a position (``view_for(position, seat)``), and what anyone may
+see, seated or not (``public_view(position)``: a watcher's)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,54 @@ def view_for(position: Position, seat: int) -> View:
         dealer=position.dealer,
         deck_size=len(position.deck),
         captured=position.captured,
+        limpias=position.limpias,
+        last_capturer=position.last_capturer,
+        scores=position.scores,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What is face up for everyone (a watcher): the table, how many cards each hand and the
+    deck hold, the counts and scores. Never a card in a hand, never the order of the deck."""
+
+    hand_sizes: tuple[int, int]
+    cards: tuple[Card, ...]
+    piles: tuple[Pile, ...]
+    turn: int
+    dealer: int
+    deck_size: int
+    captured_counts: tuple[int, int]
+    limpias: tuple[int, int]
+    last_capturer: int | None
+    scores: tuple[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand_sizes": list(self.hand_sizes),
+            "table": {
+                "cards": [c.code for c in self.cards],
+                "piles": [p.to_json() for p in self.piles],
+            },
+            "turn": self.turn,
+            "dealer": self.dealer,
+            "deck_size": self.deck_size,
+            "captured_counts": list(self.captured_counts),
+            "limpias": list(self.limpias),
+            "last_capturer": self.last_capturer,
+            "scores": list(self.scores),
+        }
+
+
+def public_view(position: Position) -> PublicView:
+    return PublicView(
+        hand_sizes=(len(position.hands[0]), len(position.hands[1])),
+        cards=position.cards,
+        piles=position.piles,
+        turn=position.turn,
+        dealer=position.dealer,
+        deck_size=len(position.deck),
+        captured_counts=(len(position.captured[0]), len(position.captured[1])),
         limpias=position.limpias,
         last_capturer=position.last_capturer,
         scores=position.scores,

@@ -180,6 +180,17 @@ class Client:
         assert welcome["type"] == "welcome", welcome
         return client, welcome
 
+    @classmethod
+    async def watcher(
+        cls, server: ServerProc, code: str, since: int | None = None, **kw: Any
+    ) -> tuple[Client, dict[str, Any]]:
+        """A watcher: ``watch`` with the watch link's code; the answer is its welcome."""
+        client = await cls.open(server, **kw)
+        await client.send({"type": "watch", "code": code, "since": since})
+        welcome = await client.recv()
+        assert welcome["type"] == "watching", welcome
+        return client, welcome
+
     async def send(self, message: Any) -> None:
         await self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 

@@ -79,7 +79,7 @@ async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
             MigrationContext.configure(sync, opts={"compare_type": True}), metadata))
     await engine.dispose()
     assert differences == []  # columns, types, keys, unique constraints, indexes
-    assert db.rows("select version_num from alembic_version") == [("0003_games",)]
+    assert db.rows("select version_num from alembic_version") == [("0004",)]
 
 
 async def test_a_postgresql_url_without_driver_means_asyncpg(db: Database) -> None:
@@ -110,7 +110,7 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
     assert {"rooms", "seats", "moves", "finished_matches", "rejoin_codes", "server_secrets",
             "alembic_version"} <= tables
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0003_games"
+    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0004"
     con.close()
 
 
