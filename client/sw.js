@@ -17,10 +17,12 @@ const SHELL = [
   "/static/js/game.js",
   "/static/js/mygames.js",
   "/static/js/replay.js",
+  "/static/js/reactions.js",
   "/static/js/sheet.js",
   "/static/js/store.js",
   "/static/js/texts.js",
   "/static/js/turnalert.js",
+  "/static/js/watch.js",
   "/static/icon.svg",
   "/static/icon-turn.svg",
   "/static/manifest.webmanifest",
@@ -38,7 +40,7 @@ self.addEventListener("activate", (event) => {
   })());
 });
 
-/** Pages (/, /j/…, /r/…): from the network (index.html is 1 KB; the address matters to
+/** Pages (/, /j/…, /r/…, /v/…): from the network (index.html is 1 KB; the address matters to
  * the app), the offline page when the server cannot be reached. */
 async function page(request) {
   try {

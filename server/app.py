@@ -286,7 +286,7 @@ async def qr_svg(request: Request) -> Response:
     settings = settings_of(request)
     origin = settings.public_origin or f"{request.url.scheme}://{request.headers.get('host', '')}"
     qr: QrMaker = request.app.state.qr
-    svg = await qr.svg(origin + path, cache=path.startswith("/j/"))
+    svg = await qr.svg(origin + path, cache=path.startswith(("/j/", "/v/")))
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 

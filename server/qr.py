@@ -3,13 +3,13 @@
 A QR code costs tens of milliseconds of CPU (pure Python): they are drawn one at a time in
 a process of their own, started at the first one (a thread would still hold the GIL, and a
 busy QR thread made every other request wait), at most ``MAX_WAITING`` wait their turn
-(more get ``503 busy``), and invite codes (asked for again by every reload of the waiting
-page) are remembered in a small LRU cache.
+(more get ``503 busy``), and invite and watch codes (asked for again by every reload of the
+page that shows them) are remembered in a small LRU cache.
 Rejoin links are secrets used once: they are drawn and forgotten, never cached.
 
 Links are built from ``PUBLIC_ORIGIN`` when it is set, else from the request's scheme and
-``Host`` (which ``security.HostPolicy`` already checked), and only for the two kinds of
-path a player shares: ``/j/<invite>`` and ``/r/<long rejoin code>``.
+``Host`` (which ``security.HostPolicy`` already checked), and only for the kinds of path a
+player shares: ``/j/<invite>``, ``/r/<long rejoin code>`` and ``/v/<watch code>``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import segno
 
 from .protocol import ApiError
 
-SHAREABLE = re.compile(r"/[jr]/[A-Za-z0-9_-]{1,64}")
+SHAREABLE = re.compile(r"/[jrv]/[A-Za-z0-9_-]{1,64}")
 CACHE_SIZE = 256
 MAX_WAITING = 8
 

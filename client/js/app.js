@@ -1,6 +1,6 @@
-// The whole client: reads the address (/, /j/<invite>, /r/<code>, /p/<replay>), shows Inicio
-// (with Mis partidas), the reading pages, the invitation, la mesa and replays, and remembers
-// this device's seats.
+// The whole client: reads the address (/, /j/<invite>, /r/<code>, /p/<replay>,
+// /v/<watch code>), shows Inicio (with Mis partidas), the reading pages, the invitation,
+// la mesa, replays and the table a watcher looks at, and remembers this device's seats.
 
 import { createRoom, invitation, joinRoom, rejoin, replay, replayLink } from "./api.js";
 import { announce, h } from "./dom.js";
@@ -9,10 +9,12 @@ import { myGamesSection } from "./mygames.js";
 import { replayScreen } from "./replay.js";
 import { clearSession, loadName, loadSession, saveName, saveSession } from "./store.js";
 import { COMO_SE_JUEGA, SOBRE_EL_CASINO } from "./texts.js";
+import { WatchTable } from "./watch.js";
 
 const main = document.getElementById("main");
 let game = null;
 let leaveScreen = null; // what the current screen must undo when another one comes
+let watching = null;
 
 function show(screen, ...children) {
   if (game && screen !== "mesa") {
@@ -22,6 +24,10 @@ function show(screen, ...children) {
   if (leaveScreen) {
     leaveScreen();
     leaveScreen = null;
+  }
+  if (watching && screen !== "mirar") {
+    watching.stop();
+    watching = null;
   }
   main.dataset.screen = screen;
   main.replaceChildren(...children);
@@ -344,6 +350,31 @@ window.addEventListener("popstate", () => {
   else if (main.dataset.screen === "repeticion") showInicio();
 });
 
+// ------------------------------------------------------------------ watching
+
+function showWatch(code) {
+  show("mirar");
+  watching = new WatchTable(main, code, {
+    failed(errorCode, message) {
+      watching = null;
+      const again = errorCode === "watchers_full";
+      show("mirar-error",
+        h("section", { class: "page narrow" },
+          h("h1", {}, again ? "La mesa está llena de gente mirando" : "No se puede mirar esa mesa"),
+          h("p", { role: "alert" }, message || "No encontramos esa mesa para mirar. Revisa el enlace."),
+          h("div", { class: "button-row" },
+            again ? h("button", { type: "button", class: "btn primary", onclick: () => showWatch(code) },
+              "Probar otra vez") : null,
+            h("button", { type: "button", class: "btn", onclick: () => {
+              window.history.replaceState(null, "", "/");
+              showInicio();
+            } }, "Ir al inicio"))));
+      focusMain();
+    },
+  });
+  watching.start();
+}
+
 // ------------------------------------------------------------------ boot
 
 function boot() {
@@ -353,6 +384,11 @@ function boot() {
   const replayPath = path.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
   if (replayPath) {
     showReplay(replayPath[1]);
+    return;
+  }
+  const watch = path.match(/^\/v\/([A-Za-z0-9_-]{1,32})\/?$/);
+  if (watch) {
+    showWatch(watch[1]);
     return;
   }
   if (join) {

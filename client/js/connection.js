@@ -1,5 +1,6 @@
-// The websocket to the game: says hello with the seat token, keeps the last seq it saw and,
-// when the signal drops, reconnects with backoff and resumes with `since`.
+// The websocket to the game: says hello with the seat token (or, for a watcher, watch with
+// the watch code), keeps the last seq it saw and, when the signal drops, reconnects with
+// backoff and resumes with `since`.
 
 // short waits, capped at 2 s: when the server is back, the game is back within ~2 s
 const BACKOFF_MS = [250, 500, 1000, 1500, 2000];
@@ -9,12 +10,13 @@ const CHECK_MS = 6000; // after a nudge, how long a pong may take
 
 export class Connection {
   /**
-   * @param {object} session {token, since}
+   * @param {object} session {token, since} (a watcher: {watch, since})
    * @param {object} handlers onMessage(msg), onStatus(status, attempt), onFatal(code, message)
    */
   constructor(session, handlers) {
     this.session = session;
     this.handlers = handlers;
+    this.watching = Boolean(session.watch);
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
@@ -44,7 +46,9 @@ export class Connection {
     this.ws = ws;
     this.welcomed = false;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.session.token, since: this.lastSeq }));
+      ws.send(JSON.stringify(this.watching
+        ? { type: "watch", code: this.session.watch, since: this.lastSeq }
+        : { type: "hello", token: this.session.token, since: this.lastSeq }));
     });
     ws.addEventListener("message", (event) => {
       let msg;
@@ -74,11 +78,12 @@ export class Connection {
       if (msg.id !== undefined) this.handlers.onMessage({ type: "ack", id: msg.id, seq: msg.seq });
       return;
     }
-    if (typeof msg.seq === "number" && (msg.type === "welcome" || msg.type === "event")) {
+    const welcome = msg.type === "welcome" || msg.type === "watching";
+    if (typeof msg.seq === "number" && (welcome || msg.type === "event")) {
       this.lastSeq = Math.max(this.lastSeq ?? 0, msg.seq);
       this.session.since = this.lastSeq;
     }
-    if (msg.type === "welcome") {
+    if (welcome) {
       this.welcomed = true;
       this.attempt = 0;
       this.handlers.onStatus("online", 0);
@@ -176,7 +181,9 @@ export class Connection {
   }
 }
 
-/** Error codes (docs/protocol.md) after which this device can no longer use the seat. */
+/** Error codes (docs/protocol.md) after which this device can no longer use the seat (or
+ * watch the room: the link is wrong, or the room has as many watchers as it takes). */
 function isFatal(code) {
-  return code === "bad_token" || code === "bad_origin";
+  return code === "bad_token" || code === "bad_origin" || code === "watch_unknown" ||
+    code === "watchers_full";
 }

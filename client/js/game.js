@@ -9,6 +9,7 @@ import {
 } from "./cards.js";
 import { Connection } from "./connection.js";
 import { alertNow, announce, capitalize, focusLost, h, openDialog, wait } from "./dom.js";
+import { ReactionBubbles, pickerPanel, pickerToggle, reactionById } from "./reactions.js";
 import { sheetFacts, sheetNotes, sheetTable } from "./sheet.js";
 import {
   SPEEDS, loadAlerts, loadAnimMs, loadHints, saveAlerts, saveAnimMs, saveHints, saveSession,
@@ -31,6 +32,7 @@ const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 let moveCounter = 0;
+let reactCounter = 0;
 
 export class Game {
   /**
@@ -61,6 +63,9 @@ export class Game {
     this.animating = false;
     this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
     this.turnAlert = new TurnAlert();
+    this.watchers = 0; // how many are watching this table
+    this.reactOpen = false; // the reaction picker is open
+    this.reactions = new ReactionBubbles(() => this.render());
     this.conn = new Connection(session, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status, attempt) => this.onStatus(status, attempt),
@@ -88,6 +93,7 @@ export class Game {
     document.removeEventListener("visibilitychange", this.onVisible);
     this.root.removeEventListener("keydown", this.onKey);
     this.turnAlert.stop();
+    this.reactions.stop();
     clearTimeout(this.noticeTimer);
     clearInterval(this.graceTimer);
     setBanner(null);
@@ -179,6 +185,14 @@ export class Game {
       case "presence":
         this.onPresence(msg);
         break;
+      case "watchers":
+        this.onWatchers(msg.count);
+        break;
+      case "reaction":
+        if (this.view && msg.seat !== this.view.seat) {
+          this.reactions.receive(msg.seat, msg.reaction, capitalize(this.opponentName()));
+        }
+        break;
       case "seat_moved":
         this.stop();
         this.app.seatMoved(this.session.token);
@@ -249,6 +263,10 @@ export class Game {
       // the server is coming back (or the table moved to another server): the socket closes
       // and reconnects by itself; the table it gets back says whether the move was played
       setBanner(msg.message || "Se está reconectando el servidor. Un momentico, ya volvemos.");
+      return;
+    }
+    if (typeof msg.id === "string" && msg.id.startsWith("r-")) {
+      this.showError(msg.message || "Esa reacción no se pudo mandar."); // a reaction's answer
       return;
     }
     const pending = this.ui.pending;
@@ -324,8 +342,45 @@ export class Game {
     if (clock.textContent !== text) clock.textContent = text;
   }
 
+  onWatchers(count) {
+    const before = this.watchers;
+    this.watchers = count;
+    if (count > before) announce(count === 1 ? "Alguien está mirando la partida." : `${count} personas están mirando la partida.`);
+    this.render();
+  }
+
+  /** Reactions are for a friend game, or for whoever is watching a game with the computer. */
+  canReact() {
+    return this.isFriendGame() || this.watchers > 0;
+  }
+
+  toggleReactions() {
+    this.reactOpen = !this.reactOpen;
+    this.render();
+    this.focusLater(this.reactOpen ? ".reaction-panel button.reaction" : '[data-focus-key="react"]');
+  }
+
+  closeReactions() {
+    this.reactOpen = false;
+    this.render();
+    this.focusLater('[data-focus-key="react"]');
+  }
+
+  sendReaction(reaction) {
+    const id = `r-${Date.now().toString(36)}-${++reactCounter}`;
+    if (!this.conn.send({ type: "react", reaction: reaction.id, id })) {
+      this.showError("No hay conexión ahora mismo.");
+      return;
+    }
+    this.reactOpen = false;
+    this.reactions.show(this.view.seat, reactionById(reaction.id));
+    announce(`Mandaste: ${reaction.label}.`);
+    this.focusLater('[data-focus-key="react"]');
+  }
+
   setView(view) {
     this.view = view;
+    if (typeof view.watchers === "number") this.watchers = view.watchers;
     if (typeof view.seq === "number") {
       this.session.since = Math.max(this.session.since ?? 0, view.seq);
     }
@@ -849,12 +904,21 @@ export class Game {
       h("span", { class: "who" }, who),
       h("span", { class: "pts" }, String(v.scores[seat]), h("span", { class: "sr-only" }, " puntos")),
       playing ? h("span", { class: "limpias" }, limpias(v.limpias[seat])) : null,
-      playing ? this.renderTally(seat) : null);
+      playing ? this.renderTally(seat) : null,
+      seat === me ? this.reactions.bubble(me) : null);
+    const react = playing && this.canReact();
+    if (!react) this.reactOpen = false;
     return h("header", { class: "topbar" },
       h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida y lo llevado en esta mano" },
         box(me, "Tú", "me"), box(them, oppName, "them")),
+      react ? pickerToggle(this.reactOpen, () => this.toggleReactions()) : null,
       h("button", { type: "button", class: "btn menu-button", "aria-haspopup": "dialog",
         "data-focus-key": "menu", onclick: () => this.openMenu() }, "Menú"),
+      react && this.reactOpen ? pickerPanel({
+        onPick: (r) => this.sendReaction(r),
+        onClose: () => this.closeReactions(),
+        muteSwitch: this.reactions.muteSwitch(),
+      }) : null,
     );
   }
 
@@ -900,6 +964,10 @@ export class Game {
         h("span", { class: "deck-icon", "aria-hidden": "true" }),
         h("span", { "aria-hidden": "true" }, `Mazo: ${v.deck_size}`),
         h("span", { class: "sr-only" }, `Quedan ${v.deck_size} cartas en el mazo`)),
+      this.watchers > 0 ? h("p", { class: "watchers-count", "data-watchers": String(this.watchers) },
+        h("span", { "aria-hidden": "true" }, "👀 "),
+        this.watchers === 1 ? "1 mirando" : `${this.watchers} mirando`) : null,
+      this.reactions.bubble(1 - v.seat),
     );
     // table
     const tableCards = h("div", { class: "table-cards" });
@@ -1157,6 +1225,7 @@ export class Game {
   // ---------------------------------------------------------------- dialogs
 
   openMenu() {
+    const v0 = this.view || {};
     const hintsButton = h("button", {
       type: "button", class: "btn switch", role: "switch", "aria-checked": String(this.hints),
       onclick: () => {
@@ -1203,6 +1272,9 @@ export class Game {
         speedRow,
         "Notification" in window ? alertsButton : null,
         "Notification" in window ? alertsLine : null,
+        this.reactions.muteSwitch(),
+        v0.watch_url ? h("button", { type: "button", class: "btn watch-invite",
+          onclick: () => { dialog.close(); this.openWatchInvite(); } }, "Invitar a mirar la partida") : null,
         h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openMoveDevice(); } },
           "Seguir en otro dispositivo"),
         h("button", { type: "button", class: "btn", onclick: () => { dialog.close(); this.openHelp(); } },
@@ -1211,6 +1283,34 @@ export class Game {
           "Salir al inicio"),
         h("p", { class: "small" }, "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio."),
       ),
+    });
+  }
+
+  /** The watch link: family and friends follow the table without seeing a hand. */
+  openWatchInvite() {
+    const path = this.view?.watch_url;
+    if (!path) return;
+    const url = new URL(path, window.location.origin).href;
+    const text = `¡Mira nuestra partida de casino! ${url}`;
+    const line = h("p", { class: "small", role: "status" });
+    openDialog({
+      title: "Invitar a mirar", className: "watch-dialog", onClose: () => this.refocus(),
+      body: h("div", { class: "move-device" },
+        h("p", {}, "Con este enlace, quien quieras mira la mesa mientras juegan: ve las jugadas y los puntos, nunca las cartas de la mano."),
+        h("p", { class: "invite-link" }, h("a", { href: url, "data-watch-link": "", target: "_blank", rel: "noopener" }, url)),
+        h("div", { class: "button-row" },
+          h("button", { type: "button", class: "btn", onclick: async () => {
+            try {
+              await navigator.clipboard.writeText(url);
+              line.textContent = "Enlace copiado.";
+            } catch {
+              line.textContent = "No se pudo copiar. Mantén el dedo sobre el enlace para copiarlo.";
+            }
+          } }, "Copiar enlace"),
+          h("a", { class: "btn whatsapp", href: "https://wa.me/?text=" + encodeURIComponent(text),
+            target: "_blank", rel: "noopener" }, "Enviar por WhatsApp")),
+        line,
+        qrImage(path, "Código QR del enlace para mirar")),
     });
   }
 

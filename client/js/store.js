@@ -115,6 +115,17 @@ export function saveAnimMs(ms) {
   write(KEY_ANIM, String(ms));
 }
 
+const KEY_MUTE = "casino.silenciarReacciones";
+
+/** Whether this device hides the quick reactions of others (the player asked for it). */
+export function loadMuted() {
+  return read(KEY_MUTE) === "si";
+}
+
+export function saveMuted(on) {
+  write(KEY_MUTE, on ? "si" : "no");
+}
+
 const KEY_ALERTS = "casino.avisos";
 
 /** Whether the player asked for a system notification when it is their turn. */

@@ -1,0 +1,143 @@
+// Quick reactions: the fixed set (the same ids as REACTIONS in server/protocol.py; no free
+// text, so nothing to moderate), the bubbles that show them for a few seconds, the switch
+// that mutes them on this device, and the compact picker a player sends them with.
+
+import { announce, h } from "./dom.js";
+import { loadMuted, saveMuted } from "./store.js";
+
+/** id, what the bubble shows, the button's name, and what is said after the sender's name. */
+export const REACTIONS = [
+  { id: "buena", text: "¡Buena!", label: "¡Buena!", said: "dice: ¡Buena!" },
+  { id: "ay_no", text: "¡Ay, no!", label: "¡Ay, no!", said: "dice: ¡Ay, no!" },
+  { id: "te_lo_subi", text: "Te lo subí", label: "Te lo subí", said: "dice: Te lo subí" },
+  { id: "piensalo", text: "Piénsalo bien", label: "Piénsalo bien", said: "dice: Piénsalo bien" },
+  { id: "que_suerte", text: "¡Qué suerte!", label: "¡Qué suerte!", said: "dice: ¡Qué suerte!" },
+  { id: "dale", text: "¡Dale, que es pa' hoy!", label: "¡Dale, que es pa' hoy!", said: "dice: ¡Dale, que es pa' hoy!" },
+  { id: "aplausos", text: "👏", label: "Aplausos", said: "aplaude", emoji: true },
+  { id: "risa", text: "😂", label: "Risa", said: "se muere de la risa", emoji: true },
+  { id: "asombro", text: "😮", label: "Asombro", said: "se queda con la boca abierta", emoji: true },
+  { id: "pensando", text: "🤔", label: "Pensando", said: "se queda pensando", emoji: true },
+];
+
+export const SHOW_MS = 4500; // how long a bubble stays
+
+export function reactionById(id) {
+  return REACTIONS.find((r) => r.id === id) || null;
+}
+
+/** The reactions on screen (one bubble per seat at most) and the mute switch. The owner
+ * draws the bubbles (`bubble(seat)`) in its own render; `onChange` asks it to redraw. */
+export class ReactionBubbles {
+  constructor(onChange) {
+    this.onChange = onChange;
+    this.shown = new Map(); // seat -> reaction
+    this.timers = new Map();
+    this.muted = loadMuted();
+  }
+
+  /** A reaction from `seat` (someone else's): shown and said politely, unless muted. */
+  receive(seat, id, who) {
+    const reaction = reactionById(id);
+    if (!reaction || this.muted) return;
+    this.show(seat, reaction);
+    announce(`${who} ${reaction.said}.`);
+  }
+
+  /** Shows `reaction` on `seat`'s side for a few seconds (also this device's own). */
+  show(seat, reaction) {
+    this.shown.set(seat, reaction);
+    clearTimeout(this.timers.get(seat));
+    this.timers.set(seat, setTimeout(() => {
+      this.shown.delete(seat);
+      this.onChange();
+    }, SHOW_MS));
+    this.onChange();
+  }
+
+  bubble(seat) {
+    const reaction = this.shown.get(seat);
+    if (!reaction) return null;
+    // said through the live region once; the bubble is only seen
+    return h("span", { class: "reaction-bubble" + (reaction.emoji ? " emoji" : ""),
+      "data-reaction": reaction.id, "data-reaction-seat": String(seat), "aria-hidden": "true" },
+    reaction.text);
+  }
+
+  setMuted(on) {
+    this.muted = on;
+    saveMuted(on);
+    if (on) {
+      for (const timer of this.timers.values()) clearTimeout(timer);
+      this.timers.clear();
+      this.shown.clear();
+    }
+    announce(on ? "Reacciones silenciadas." : "Reacciones activadas.");
+    this.onChange();
+  }
+
+  /** The "Silenciar reacciones" switch (remembered on this device). */
+  muteSwitch() {
+    const button = h("button", {
+      type: "button", class: "btn switch mute-reactions", role: "switch",
+      "aria-checked": String(this.muted), "data-focus-key": "mute-reactions",
+      onclick: () => {
+        this.setMuted(!this.muted);
+        // in a dialog it is not redrawn with the table: it says its new state itself
+        button.setAttribute("aria-checked", String(this.muted));
+        button.querySelector(".state").textContent = this.muted ? "Sí" : "No";
+      },
+    }, "Silenciar reacciones: ", h("span", { class: "state" }, this.muted ? "Sí" : "No"));
+    return button;
+  }
+
+  stop() {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+}
+
+/** The picker's toggle button (in the top bar). */
+export function pickerToggle(open, onToggle) {
+  return h("button", {
+    type: "button", class: "btn react-button", "aria-expanded": String(open),
+    "aria-controls": "reaction-panel", "aria-label": "Reacciones", "data-focus-key": "react",
+    onclick: onToggle,
+  }, h("span", { "aria-hidden": "true" }, "😊"));
+}
+
+/** The open picker: one button per reaction, arrow keys move among them, Escape closes. */
+export function pickerPanel({ onPick, onClose, muteSwitch }) {
+  const button = (r) => h("button", {
+    type: "button", class: "btn reaction" + (r.emoji ? " emoji" : ""), "data-reaction": r.id,
+    "data-focus-key": "r-" + r.id, "aria-label": r.emoji ? r.label : null,
+    onclick: () => onPick(r),
+  }, r.text);
+  const words = REACTIONS.filter((r) => !r.emoji);
+  const emoji = REACTIONS.filter((r) => r.emoji);
+  const panel = h("div", { id: "reaction-panel", class: "reaction-panel", role: "group",
+    "aria-label": "Reacciones rápidas" },
+  h("div", { class: "reaction-words" }, words.map(button)),
+  h("div", { class: "reaction-emoji" }, emoji.map(button)),
+  muteSwitch);
+  panel.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      onClose();
+      return;
+    }
+    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+    if (!keys.includes(event.key)) return;
+    const items = [...panel.querySelectorAll("button.reaction")];
+    const at = items.indexOf(event.target);
+    if (at < 0) return;
+    let next = at;
+    if (event.key === "Home") next = 0;
+    else if (event.key === "End") next = items.length - 1;
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = Math.max(0, at - 1);
+    else next = Math.min(items.length - 1, at + 1);
+    event.preventDefault();
+    items[next].focus();
+  });
+  return panel;
+}
