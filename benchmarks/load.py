@@ -13,12 +13,16 @@ view's options: a capture, else a trail, else a build) and ask for a rematch at 
                    then again while C rooms play Difícil flat out (a bot that moves as soon
                    as it may, so the server's computer workers never rest): does a room
                    waiting for Difícil delay the moves of other rooms?
+  --watchers N:    flat out and people's pace: N watchers per friend room on websockets
+                   too (``watch`` with the room's watch code), counting the frames and
+                   bytes they receive: what watching costs the server.
 
     .venv/bin/python benchmarks/load.py                       # both, default sizes
     .venv/bin/python benchmarks/load.py --mode flat --rooms 50 --seconds 10
     .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10
     .venv/bin/python benchmarks/load.py --server-root /tmp/old   # another checkout's server
     .venv/bin/python benchmarks/load.py --mode computer --friends 200 --computers 100
+    .venv/bin/python benchmarks/load.py --mode flat --rooms 100 --seconds 10 --watchers 10
 
 The bots run in this one process on the same machine, so they share its cores with the
 server: the figures are a floor for the server alone.
@@ -80,6 +84,7 @@ def start_server(
         "WS_RATE": "100000", "WS_BURST": "100000", "WS_QUEUE": "100000",
         "RATE_ROOMS_PER_MIN": "1000000", "RATE_JOIN_PER_MIN": "1000000",
         "MAX_CONNECTIONS_PER_ADDRESS": "0",  # every socket comes from 127.0.0.1
+        "MAX_WATCHERS": "100000",
         "LOG_LEVEL": "warning", "SQLITE_SYNCHRONOUS": synchronous,
     })
     command = [sys.executable, "-m", "server"]
@@ -105,6 +110,9 @@ class Stats:
     moves: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     rematches: int = 0
+    watchers: int = 0  # watcher sockets welcomed
+    watch_frames: int = 0  # frames all watchers received
+    watch_bytes: int = 0
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -188,6 +196,29 @@ async def bot(url: str, token: str, stats: Stats, pace: bool, rng: random.Random
         stats.error(type(exc).__name__)
 
 
+async def watcher(url: str, code: str, stats: Stats, stop: asyncio.Event,
+                  ready: asyncio.Event) -> None:
+    """A watcher: says ``watch`` and counts what it is sent until ``stop``."""
+    try:
+        async with websockets.connect(url, max_size=None, open_timeout=60,
+                                      ping_interval=None, compression=None) as ws:
+            await ws.send(json.dumps({"type": "watch", "code": code, "since": None}))
+            stopper = asyncio.create_task(stop.wait())
+            stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
+            async for text in ws:
+                stats.watch_frames += 1
+                stats.watch_bytes += len(text)
+                if not ready.is_set():
+                    if '"type":"watching"' in text:
+                        stats.watchers += 1
+                    else:
+                        stats.error("watch:" + str(json.loads(text).get("code")))
+                    ready.set()
+    except (OSError, websockets.WebSocketException, TimeoutError) as exc:
+        stats.error(type(exc).__name__)
+        ready.set()
+
+
 async def make_computer_room(http: httpx.AsyncClient, sem: asyncio.Semaphore,
                              level: str) -> str:
     async with sem:
@@ -259,12 +290,13 @@ async def computer_load(port: int, pid: int, friends: int, computers: int, level
     return {"alone": alone, "beside": beside}
 
 
-async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str]:
+async def make_room(http: httpx.AsyncClient,
+                    sem: asyncio.Semaphore) -> tuple[str, str, str]:
     async with sem:
         r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
         a = r.json()
         r = await http.post("/api/join", json={"invite": a["invite"], "name": "Bot B"})
-        return a["token"], r.json()["token"]
+        return a["token"], r.json()["token"], str(a["watch_url"]).removeprefix("/v/")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -281,13 +313,21 @@ def summary(rtts: list[float]) -> str:
 
 
 async def add_rooms(port: int, count: int, stats: Stats, pace: bool, seed: int,
-                    stop: asyncio.Event, tasks: list[asyncio.Task[None]]) -> None:
+                    stop: asyncio.Event, tasks: list[asyncio.Task[None]],
+                    watchers: int = 0) -> None:
     sem = asyncio.Semaphore(32)
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
         pairs = await asyncio.gather(*(make_room(http, sem) for _ in range(count)))
     url = f"ws://127.0.0.1:{port}/ws"
     readies = []
-    for i, (ta, tb) in enumerate(pairs):
+    for _, _, code in pairs:  # the watchers first: they see every move of their room
+        for _ in range(watchers):
+            ready = asyncio.Event()
+            readies.append(ready)
+            tasks.append(asyncio.create_task(watcher(url, code, stats, stop, ready)))
+            if len(readies) % 64 == 0:
+                await asyncio.gather(*(r.wait() for r in readies[-64:]))
+    for i, (ta, tb, _) in enumerate(pairs):
         for j, token in enumerate((ta, tb)):
             ready = asyncio.Event()
             readies.append(ready)
@@ -298,33 +338,44 @@ async def add_rooms(port: int, count: int, stats: Stats, pace: bool, seed: int,
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
 
 
-def flat_worker(job: tuple[int, int, int, float, float]) -> dict[str, Any]:
+def flat_worker(job: tuple[int, int, int, float, float, int]) -> dict[str, Any]:
     """One bot process of the flat-out run."""
     return asyncio.run(_flat_worker(*job))
 
 
 async def _flat_worker(port: int, rooms: int, seed: int, window_start: float,
-                       window_end: float) -> dict[str, Any]:
+                       window_end: float, watchers: int) -> dict[str, Any]:
     stats, stop, tasks = Stats(), asyncio.Event(), []
-    await add_rooms(port, rooms, stats, False, seed, stop, tasks)
+    await add_rooms(port, rooms, stats, False, seed, stop, tasks, watchers)
     late = time.time() > window_start
     await asyncio.sleep(max(0.0, window_start - time.time()))
     cpu0 = time.process_time()
+    frames0, bytes0 = stats.watch_frames, stats.watch_bytes
     await asyncio.sleep(max(0.0, window_end - time.time()))
     cpu = time.process_time() - cpu0
+    frames, sent = stats.watch_frames - frames0, stats.watch_bytes - bytes0
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     rtts = [r for t, r in stats.rtts if window_start <= t <= window_end]
     return {"rtts": rtts, "errors": stats.errors, "rematches": stats.rematches, "late": late,
-            "cpu": cpu}
+            "cpu": cpu, "watchers": stats.watchers, "watch_frames": frames,
+            "watch_bytes": sent}
+
+
+def watch_figures(watchers: int, frames: int, sent: int, seconds: float) -> dict[str, Any]:
+    """What the watchers received in a window, in all and per watcher."""
+    return {"watchers": watchers, "watcher_frames_per_s": round(frames / seconds, 1),
+            "watcher_kib_per_s": round(sent / 1024 / seconds, 1),
+            "frames_per_watcher_per_s": round(frames / seconds / max(1, watchers), 2),
+            "bytes_per_watcher_frame": round(sent / max(1, frames))}
 
 
 async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
-                   procs: int) -> dict[str, Any]:
-    window_start = time.time() + 4 + rooms / 50
+                   procs: int, watchers: int = 0) -> dict[str, Any]:
+    window_start = time.time() + 4 + rooms / 50 + rooms * watchers / 200
     window_end = window_start + seconds
     shares = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
-    jobs = [(port, share, seed * 100 + i, window_start, window_end)
+    jobs = [(port, share, seed * 100 + i, window_start, window_end, watchers)
             for i, share in enumerate(shares) if share]
     loop = asyncio.get_running_loop()
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -339,7 +390,11 @@ async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
     for res in results:
         for code, n in res["errors"].items():
             errors[code] = errors.get(code, 0) + n
-    return {"rooms": rooms, "bot_processes": len(jobs), "seconds": seconds,
+    watched = watch_figures(sum(res["watchers"] for res in results),
+                            sum(res["watch_frames"] for res in results),
+                            sum(res["watch_bytes"] for res in results), seconds)
+    return {"rooms": rooms, "watchers_per_room": watchers, **(watched if watchers else {}),
+            "bot_processes": len(jobs), "seconds": seconds,
             "moves": len(rtts), "moves_per_s": round(len(rtts) / seconds, 1),
             "rtt": summary(rtts), "server_cpu_share": round(cpu / seconds, 2),
             "bots_cpu_share": round(sum(res["cpu"] for res in results) / seconds, 2),
@@ -350,7 +405,7 @@ async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
 
 
 async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
-                       seed: int, p99_limit: float) -> dict[str, Any]:
+                       seed: int, p99_limit: float, watchers: int = 0) -> dict[str, Any]:
     stats, stop, tasks = Stats(), asyncio.Event(), []
     lags: list[tuple[float, float]] = []  # (time, how late this process's loop woke up)
 
@@ -367,11 +422,12 @@ async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
     held = 0
     while rooms < cap:
         add = min(step, cap - rooms)
-        await add_rooms(port, add, stats, True, seed, stop, tasks)
+        await add_rooms(port, add, stats, True, seed, stop, tasks, watchers)
         rooms += add
         await asyncio.sleep(hold / 3)  # let the new bots settle into their pace
         start = time.time()
         cpu0, bots0 = cpu_seconds(pid), time.process_time()
+        frames0, bytes0 = stats.watch_frames, stats.watch_bytes
         await asyncio.sleep(hold * 2 / 3)
         end = time.time()
         server_cpu = (cpu_seconds(pid) - cpu0) / (end - start)
@@ -379,7 +435,10 @@ async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
         window = [r for t, r in stats.rtts if start <= t <= end]
         p99 = percentile([r * 1000 for r in window], .99)
         rss = rss_kib(pid)
-        row = {"rooms": rooms, "sockets": 2 * rooms, "moves_per_s": round(len(window) /
+        row = {"rooms": rooms, "sockets": (2 + watchers) * rooms,
+               **(watch_figures(stats.watchers, stats.watch_frames - frames0,
+                                stats.watch_bytes - bytes0, end - start) if watchers else {}),
+               "moves_per_s": round(len(window) /
                (end - start), 1), "rtt": summary(window), "rss_mib": round(rss / 1024, 1),
                "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
                "server_cpu_share": round(server_cpu, 2), "bots_cpu_share": round(bots_cpu, 2),
@@ -407,7 +466,7 @@ async def main_async(args: argparse.Namespace) -> None:
                   f"{os.cpu_count()} cpus", flush=True)
             if args.mode in ("flat", "both"):
                 result = await flat_out(port, proc.pid, args.rooms, args.seconds, args.seed,
-                                        args.procs)
+                                        args.procs, args.watchers)
                 print("flat out:", json.dumps(result, ensure_ascii=False), flush=True)
             if args.mode == "computer":
                 result = await computer_load(port, proc.pid, args.friends, args.computers,
@@ -415,7 +474,7 @@ async def main_async(args: argparse.Namespace) -> None:
                 print("computer:", json.dumps(result, ensure_ascii=False), flush=True)
             if args.mode in ("pace", "both"):
                 result = await peoples_pace(port, proc.pid, args.step, args.cap, args.hold,
-                                            args.seed, args.p99_limit)
+                                            args.seed, args.p99_limit, args.watchers)
                 print("people's pace:", json.dumps(result, ensure_ascii=False), flush=True)
         finally:
             proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
@@ -444,6 +503,8 @@ def main() -> None:
     parser.add_argument("--hold", type=float, default=15, help="pace: seconds per step")
     parser.add_argument("--p99-limit", type=float, default=100,
                         help="pace: stop adding rooms once the round trip p99 is over this (ms)")
+    parser.add_argument("--watchers", type=int, default=0,
+                        help="flat out and pace: watchers per friend room (counting what they get)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--profile", default=None, help="write the server's cProfile here")
