@@ -71,6 +71,7 @@ MAX_REMEMBERED_IDS = 256  # per seat: the answers to its last move ids
 HELLO_WINDOW = 10.0  # seconds
 HELLO_LIMIT = 12  # hellos per seat in a window: a reconnect loop cannot flood the other seat
 WATCHER_SEAT = 2  # the hub's "seat" of watcher connections: (room, 2, connection id)
+WATCHERS_TELL_DELAY = 0.5  # seconds: watchers coming and going within it are told once
 REACTION_WINDOW = 10.0  # seconds
 REACTION_LIMIT = 5  # reactions per seat in a window
 
@@ -202,6 +203,11 @@ class Unwatch:
 
 
 @dataclass(frozen=True, slots=True)
+class TellWatchers:
+    """Time to tell the seats and watchers how many watch (a timer)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ReactCmd:
     """A seat's quick reaction (one of ``protocol.REACTIONS``)."""
 
@@ -212,7 +218,7 @@ class ReactCmd:
 Command = (
     Start | Attach | Detach | Submit | TakeoverCmd | RematchCmd | Join | MoveSeat
     | ComputerDue | ComputerMove | StallCheck | IdleCheck | Summary | Snapshot
-    | Watch | Unwatch | ReactCmd
+    | Watch | Unwatch | TellWatchers | ReactCmd
 )
 # the commands that come from outside the room, and may come from another process
 ROUTED_COMMANDS: tuple[type[Any], ...] = (
@@ -245,6 +251,8 @@ class Room:
         self.told: list[dict[str, Any] | None] = [None, None]  # presence last sent, per seat
         self.hellos: tuple[deque[float], deque[float]] = (deque(), deque())
         self.watchers: dict[str, None] = {}  # watchers' connection ids, in arrival order
+        self.watchers_told = 0  # the count last told
+        self.tell_due = False  # a TellWatchers is on its way
         self.reacted: tuple[deque[float], deque[float]] = (deque(), deque())  # per seat
         self.inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
         self.timers: set[asyncio.TimerHandle] = set()
@@ -371,6 +379,8 @@ class Room:
                 return await self._watch(conn, since)
             case Unwatch(conn):
                 return await self._unwatch(conn)
+            case TellWatchers():
+                return await self._tell_watcher_count()
             case ReactCmd(seat, reaction):
                 return await self._react(seat, reaction)
             case _:
@@ -695,16 +705,28 @@ class Room:
         self.idle_generation += 1
         await self.deps.hub.publish(self.id, WATCHER_SEAT, conn, encode(Watching(
             self.id, self.state.seq, self.view_for_watcher(), self._events_since(since))))
-        await self._tell_watcher_count()
+        self._watchers_changed()
         return True
 
     async def _unwatch(self, conn: str) -> None:
         if conn in self.watchers:
             del self.watchers[conn]
-            await self._tell_watcher_count()
+            self._watchers_changed()
             self._idle_later()
 
+    def _watchers_changed(self) -> None:
+        """The count is told ``WATCHERS_TELL_DELAY`` later, once for all the changes
+        meanwhile: a crowd arriving (or a link opened in a loop) is a few frames to the
+        players, not one per socket."""
+        if not self.tell_due:
+            self.tell_due = True
+            self._after(WATCHERS_TELL_DELAY, TellWatchers())
+
     async def _tell_watcher_count(self) -> None:
+        self.tell_due = False
+        if len(self.watchers) == self.watchers_told:
+            return
+        self.watchers_told = len(self.watchers)
         message = Watchers(len(self.watchers))
         for seat in (0, 1):
             await self._send(seat, message)

@@ -8,7 +8,10 @@ move log with the engine."""
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +32,20 @@ from test_server_secrecy import cards_in, positions
 
 from server.engine import Card, Position
 from server.migrate import alembic_config
+from server.protocol import (
+    REACTIONS,
+    ProtocolError,
+    React,
+    Reaction,
+    Watchers,
+    Watching,
+    WatchMsg,
+    encode,
+    parse_client,
+    raw,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def watch_code(answer: dict[str, Any]) -> str:
@@ -248,9 +265,9 @@ async def test_a_room_takes_at_most_max_watchers(make_server: Callable[..., Serv
     assert "2 personas" in error["message"]
     with pytest.raises(websockets.ConnectionClosed):
         await late.recv()
-    # the full room told nobody anything about the one turned away
+    # nobody was told of the one turned away (nor of more than two, ever)
     await read_all(player)
-    assert [m["count"] for m in player.log if m["type"] == "watchers"] == [1, 2]
+    assert max(m["count"] for m in player.log if m["type"] == "watchers") == 2
     await w1.close()
     await player.recv_until(count_of(1))
     w3, welcome = await Client.watcher(server, code)  # a place was free again
@@ -359,3 +376,50 @@ async def test_rooms_made_before_the_watch_link_get_a_code(db: Database) -> None
     assert len(set(codes)) == 3 and all(len(c) == 12 and c.isalnum() for c in codes)
     with pytest.raises(Exception, match="(?i)unique"):
         db.execute("update rooms set watch = ? where id = 'old1'", codes[0])
+
+
+# -- the messages, read and written in one place ------------------------------------------
+
+
+def refused(text: str) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        parse_client(text)
+    return caught.value
+
+
+def test_watch_and_react_are_read_by_the_one_parser() -> None:
+    assert parse_client('{"type": "watch", "code": "abcd-EFGH 23_45"}') == \
+        WatchMsg("ABCDEFGH2345", None)
+    assert parse_client('{"type": "watch", "code": "K7", "since": 4}') == WatchMsg("K7", 4)
+    for bad in ({"type": "watch"}, {"type": "watch", "code": ""},
+                {"type": "watch", "code": " - "}, {"type": "watch", "code": "é"},
+                {"type": "watch", "code": "A" * 33}, {"type": "watch", "code": ["A"]},
+                {"type": "watch", "code": "A", "since": -1}):
+        assert refused(json.dumps(bad)).code == "missing_field", bad
+    assert parse_client('{"type": "react", "reaction": "buena"}') == React("buena", None)
+    assert parse_client('{"type": "react", "reaction": "risa", "id": "r-1"}') == \
+        React("risa", "r-1")
+    for reaction in REACTIONS:
+        assert parse_client(json.dumps({"type": "react", "reaction": reaction})) == \
+            React(reaction, None)
+    error = refused('{"type": "react", "reaction": "BUENA", "id": "r-2"}')
+    assert (error.code, error.id, error.message) == ("bad_reaction", "r-2",
+                                                     "Esa reacción no existe.")
+    error = refused('{"type": "react", "id": "r-3"}')
+    assert (error.code, error.id) == ("missing_field", "r-3")
+    assert refused('{"type": "react", "reaction": "buena", "id": "con espacio"}').code == \
+        "missing_field"
+
+
+def test_the_watchers_messages_are_written_by_the_one_encoder() -> None:
+    assert encode(Watchers(3)) == '{"type":"watchers","count":3}'
+    assert encode(Reaction(1, "risa")) == '{"type":"reaction","seat":1,"reaction":"risa"}'
+    assert encode(Watching("r1", 2, {"seq": 2}, [(2, raw({"kind": "deal"}))])) == (
+        '{"type":"watching","room":"r1","seq":2,"view":{"seq":2},'
+        '"events":[{"seq":2,"event":{"kind":"deal"}}]}')
+
+
+def test_the_client_shows_the_same_reactions_as_the_server() -> None:
+    text = (ROOT / "client" / "js" / "reactions.js").read_text()
+    found = re.findall(r'\{ id: "([a-z_]+)", text: "([^"]+)"', text)
+    assert dict(found) == REACTIONS and len(found) == len(REACTIONS)
