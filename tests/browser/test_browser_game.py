@@ -278,7 +278,7 @@ def test_rejoin_by_link_then_by_short_code(make_player: MakePlayer) -> None:
     assert third.seq() > second.welcome()["seq"]
 
 
-HINTS_SWITCH = "dialog.menu [role=switch]:not(.alerts)"
+HINTS_SWITCH = "dialog.menu [role=switch]:not(.alerts):not(.mute-reactions)"
 
 
 def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePlayer) -> None:
