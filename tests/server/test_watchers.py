@@ -135,6 +135,7 @@ async def test_a_watcher_follows_a_friend_match_and_sees_no_hidden_card(
     w2, welcome2 = await Client.watcher(server, code, since=3)
     assert [e["seq"] for e in welcome2["events"]][0] == 4
     assert welcome2["view"]["seq"] == welcome2["seq"] and welcome2["view"]["watchers"] == 2
+    await saw(a, count_of(2))  # told within half a second
     end = await play_two(a, b, is_event("match_end"))
     for watcher in (w, w2):
         got = await saw(watcher, is_event("match_end"))
