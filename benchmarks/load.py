@@ -23,6 +23,12 @@ view's options: a capture, else a trail, else a build) and ask for a rematch at 
     .venv/bin/python benchmarks/load.py --server-root /tmp/old   # another checkout's server
     .venv/bin/python benchmarks/load.py --mode computer --friends 200 --computers 100
     .venv/bin/python benchmarks/load.py --mode flat --rooms 100 --seconds 10 --watchers 10
+    .venv/bin/python benchmarks/load.py --servers http://127.0.0.1:8001,http://127.0.0.1:8002
+
+With ``--servers`` it starts no server and drives those already running: room i is created
+on servers[i % n] (its watchers watch there), its seat 0 plays on servers[i % n] and seat 1
+on servers[(i + 1) % n], so with n > 1 every move crosses processes. Server CPU and RSS are
+summed over ``--server-pids`` (by default: the processes listening on the servers' ports).
 
 The bots run in this one process on the same machine, so they share its cores with the
 server: the figures are a floor for the server alone.
@@ -32,6 +38,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -71,6 +79,43 @@ def rss_kib(pid: int) -> int:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_total(pids: list[int]) -> float:
+    return sum(cpu_seconds(pid) for pid in pids)
+
+
+def rss_total(pids: list[int]) -> int:
+    return sum(rss_kib(pid) for pid in pids)
+
+
+def pids_on_port(port: int) -> list[int]:
+    """The processes holding a socket that listens on ``port`` (from /proc)."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                cols = line.split()
+                if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(cols[9])
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            for fd in (entry / "fd").iterdir():
+                link = os.readlink(fd)
+                if link.startswith("socket:[") and link[8:-1] in inodes:
+                    pids.append(int(entry.name))
+                    break
+    return sorted(pids)
+
+
+ROOM_NUMBER = itertools.count()  # rooms made by this process: spreads them over servers
+
+
+def ws_url(server: str) -> str:
+    return server.replace("http", "ws", 1).rstrip("/") + "/ws"
 
 
 def start_server(
@@ -227,24 +272,28 @@ async def make_computer_room(http: httpx.AsyncClient, sem: asyncio.Semaphore,
         return str(r.json()["token"])
 
 
-async def add_computer_rooms(port: int, count: int, level: str, stats: Stats, seed: int,
-                             stop: asyncio.Event, tasks: list[asyncio.Task[None]]) -> None:
+async def add_computer_rooms(servers: list[str], count: int, level: str, stats: Stats,
+                             seed: int, stop: asyncio.Event,
+                             tasks: list[asyncio.Task[None]]) -> None:
     sem = asyncio.Semaphore(32)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-        tokens = await asyncio.gather(*(make_computer_room(http, sem, level)
-                                        for _ in range(count)))
-    url = f"ws://127.0.0.1:{port}/ws"
+    homes = [servers[next(ROOM_NUMBER) % len(servers)] for _ in range(count)]
+    async with contextlib.AsyncExitStack() as stack:
+        https = {s: await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
+                 for s in servers}
+        tokens = await asyncio.gather(*(make_computer_room(https[home], sem, level)
+                                        for home in homes))
     readies = []
     for i, token in enumerate(tokens):
         ready = asyncio.Event()
         readies.append(ready)
         rng = random.Random(f"{seed}:computer:{i}")
+        url = ws_url(homes[i])
         tasks.append(asyncio.create_task(bot(url, token, stats, False, rng, stop, ready)))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
 
 
-def children_cpu(pid: int) -> float:
-    """CPU seconds of the live child processes of ``pid`` (the computer workers)."""
+def children_cpu(pids: list[int]) -> float:
+    """CPU seconds of the live child processes of ``pids`` (the computer workers)."""
     total = 0.0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -253,20 +302,21 @@ def children_cpu(pid: int) -> float:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid:
+        if int(fields[1]) in pids:
             total += cpu_seconds(int(entry.name))
     return total
 
 
-async def computer_load(port: int, pid: int, friends: int, computers: int, level: str,
-                        hold: float, seed: int) -> dict[str, Any]:
+async def computer_load(servers: list[str], pids: list[int], friends: int, computers: int,
+                        level: str, hold: float, seed: int) -> dict[str, Any]:
     """Friend rooms' round trip alone, then beside rooms playing the computer."""
-    stats, computer_stats, stop, tasks = Stats(), Stats(), asyncio.Event(), []
+    stats, computer_stats, stop = Stats(), Stats(), asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
 
     async def window(label: str) -> dict[str, Any]:
         await asyncio.sleep(hold / 3)  # let the newest bots settle into their pace
         start = time.time()
-        cpu0, workers0 = cpu_seconds(pid), children_cpu(pid)
+        cpu0, workers0 = cpu_total(pids), children_cpu(pids)
         moves0 = computer_stats.moves
         await asyncio.sleep(hold * 2 / 3)
         end = time.time()
@@ -274,16 +324,16 @@ async def computer_load(port: int, pid: int, friends: int, computers: int, level
         friend = [r for t, r in stats.rtts if start <= t <= end]
         row = {"phase": label, "friend_moves": len(friend), "friend_rtt": summary(friend),
                "computer_room_moves_per_s": round((computer_stats.moves - moves0) / seconds, 1),
-               "server_cpu_share": round((cpu_seconds(pid) - cpu0) / seconds, 2),
-               "workers_cpu_share": round((children_cpu(pid) - workers0) / seconds, 2),
+               "server_cpu_share": round((cpu_total(pids) - cpu0) / seconds, 2),
+               "workers_cpu_share": round((children_cpu(pids) - workers0) / seconds, 2),
                "machine_load_1min": os.getloadavg()[0],
                "errors": dict(stats.errors), "computer_errors": dict(computer_stats.errors)}
         print("  computer step:", json.dumps(row, ensure_ascii=False), flush=True)
         return row
 
-    await add_rooms(port, friends, stats, True, seed, stop, tasks)
+    await add_rooms(servers, friends, stats, True, seed, stop, tasks)
     alone = await window(f"{friends} friend rooms alone")
-    await add_computer_rooms(port, computers, level, computer_stats, seed, stop, tasks)
+    await add_computer_rooms(servers, computers, level, computer_stats, seed, stop, tasks)
     beside = await window(f"{friends} friend rooms + {computers} {level} rooms")
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -312,15 +362,19 @@ def summary(rtts: list[float]) -> str:
             f"p99 {percentile(ms, .99):.1f} ms, mean {statistics.fmean(ms) if ms else 0:.1f} ms")
 
 
-async def add_rooms(port: int, count: int, stats: Stats, pace: bool, seed: int,
+async def add_rooms(servers: list[str], count: int, stats: Stats, pace: bool, seed: int,
                     stop: asyncio.Event, tasks: list[asyncio.Task[None]],
                     watchers: int = 0) -> None:
     sem = asyncio.Semaphore(32)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-        pairs = await asyncio.gather(*(make_room(http, sem) for _ in range(count)))
-    url = f"ws://127.0.0.1:{port}/ws"
+    numbers = [next(ROOM_NUMBER) for _ in range(count)]
+    async with contextlib.AsyncExitStack() as stack:
+        https = {s: await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
+                 for s in servers}
+        pairs = await asyncio.gather(*(make_room(https[servers[k % len(servers)]], sem)
+                                       for k in numbers))
     readies = []
-    for _, _, code in pairs:  # the watchers first: they see every move of their room
+    for k, (_, _, code) in zip(numbers, pairs, strict=True):  # the watchers first: they see
+        url = ws_url(servers[k % len(servers)])  # every move of their room
         for _ in range(watchers):
             ready = asyncio.Event()
             readies.append(ready)
@@ -332,21 +386,23 @@ async def add_rooms(port: int, count: int, stats: Stats, pace: bool, seed: int,
             ready = asyncio.Event()
             readies.append(ready)
             rng = random.Random(f"{seed}:{len(tasks)}:{i}:{j}")
+            url = ws_url(servers[(numbers[i] + j) % len(servers)])  # seat j: the next server
             tasks.append(asyncio.create_task(bot(url, token, stats, pace, rng, stop, ready)))
             if len(readies) % 64 == 0:
                 await asyncio.gather(*(r.wait() for r in readies[-64:]))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
 
 
-def flat_worker(job: tuple[int, int, int, float, float, int]) -> dict[str, Any]:
+def flat_worker(job: tuple[list[str], int, int, float, float, int]) -> dict[str, Any]:
     """One bot process of the flat-out run."""
     return asyncio.run(_flat_worker(*job))
 
 
-async def _flat_worker(port: int, rooms: int, seed: int, window_start: float,
+async def _flat_worker(servers: list[str], rooms: int, seed: int, window_start: float,
                        window_end: float, watchers: int) -> dict[str, Any]:
-    stats, stop, tasks = Stats(), asyncio.Event(), []
-    await add_rooms(port, rooms, stats, False, seed, stop, tasks, watchers)
+    stats, stop = Stats(), asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
+    await add_rooms(servers, rooms, stats, False, seed, stop, tasks, watchers)
     late = time.time() > window_start
     await asyncio.sleep(max(0.0, window_start - time.time()))
     cpu0 = time.process_time()
@@ -370,20 +426,20 @@ def watch_figures(watchers: int, frames: int, sent: int, seconds: float) -> dict
             "bytes_per_watcher_frame": round(sent / max(1, frames))}
 
 
-async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
+async def flat_out(servers: list[str], pids: list[int], rooms: int, seconds: float, seed: int,
                    procs: int, watchers: int = 0) -> dict[str, Any]:
     window_start = time.time() + 4 + rooms / 50 + rooms * watchers / 200
     window_end = window_start + seconds
     shares = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
-    jobs = [(port, share, seed * 100 + i, window_start, window_end, watchers)
+    jobs = [(servers, share, seed * 100 + i, window_start, window_end, watchers)
             for i, share in enumerate(shares) if share]
     loop = asyncio.get_running_loop()
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [loop.run_in_executor(pool, flat_worker, job) for job in jobs]
         await asyncio.sleep(max(0.0, window_start - time.time()))
-        cpu0 = cpu_seconds(pid)
+        cpu0 = cpu_total(pids)
         await asyncio.sleep(max(0.0, window_end - time.time()))
-        cpu = cpu_seconds(pid) - cpu0
+        cpu = cpu_total(pids) - cpu0
         results = await asyncio.gather(*futures)
     rtts = [r for res in results for r in res["rtts"]]
     errors: dict[str, int] = {}
@@ -396,6 +452,7 @@ async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
     return {"rooms": rooms, "watchers_per_room": watchers, **(watched if watchers else {}),
             "bot_processes": len(jobs), "seconds": seconds,
             "moves": len(rtts), "moves_per_s": round(len(rtts) / seconds, 1),
+            "window": [window_start, window_end],
             "rtt": summary(rtts), "server_cpu_share": round(cpu / seconds, 2),
             "bots_cpu_share": round(sum(res["cpu"] for res in results) / seconds, 2),
             "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(rtts)), 3),
@@ -404,9 +461,10 @@ async def flat_out(port: int, pid: int, rooms: int, seconds: float, seed: int,
             "setup_ran_into_window": any(res["late"] for res in results)}
 
 
-async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
+async def peoples_pace(servers: list[str], pids: list[int], step: int, cap: int, hold: float,
                        seed: int, p99_limit: float, watchers: int = 0) -> dict[str, Any]:
-    stats, stop, tasks = Stats(), asyncio.Event(), []
+    stats, stop = Stats(), asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
     lags: list[tuple[float, float]] = []  # (time, how late this process's loop woke up)
 
     async def watch_loop() -> None:
@@ -416,30 +474,31 @@ async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
             lags.append((time.time(), time.perf_counter() - before - 0.01))
 
     watcher = asyncio.create_task(watch_loop())
-    base_rss = rss_kib(pid)
+    base_rss = rss_total(pids)
     rooms = 0
     steps = []
     held = 0
     while rooms < cap:
         add = min(step, cap - rooms)
-        await add_rooms(port, add, stats, True, seed, stop, tasks, watchers)
+        await add_rooms(servers, add, stats, True, seed, stop, tasks, watchers)
         rooms += add
         await asyncio.sleep(hold / 3)  # let the new bots settle into their pace
         start = time.time()
-        cpu0, bots0 = cpu_seconds(pid), time.process_time()
+        cpu0, bots0 = cpu_total(pids), time.process_time()
         frames0, bytes0 = stats.watch_frames, stats.watch_bytes
         await asyncio.sleep(hold * 2 / 3)
         end = time.time()
-        server_cpu = (cpu_seconds(pid) - cpu0) / (end - start)
+        server_cpu = (cpu_total(pids) - cpu0) / (end - start)
         bots_cpu = (time.process_time() - bots0) / (end - start)
         window = [r for t, r in stats.rtts if start <= t <= end]
         p99 = percentile([r * 1000 for r in window], .99)
-        rss = rss_kib(pid)
+        rss = rss_total(pids)
         row = {"rooms": rooms, "sockets": (2 + watchers) * rooms,
                **(watch_figures(stats.watchers, stats.watch_frames - frames0,
                                 stats.watch_bytes - bytes0, end - start) if watchers else {}),
                "moves_per_s": round(len(window) /
-               (end - start), 1), "rtt": summary(window), "rss_mib": round(rss / 1024, 1),
+               (end - start), 1), "rtt": summary(window), "p99_ms": round(p99, 1),
+               "window": [start, end], "rss_mib": round(rss / 1024, 1),
                "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
                "server_cpu_share": round(server_cpu, 2), "bots_cpu_share": round(bots_cpu, 2),
                "machine_load_1min": os.getloadavg()[0],
@@ -455,27 +514,38 @@ async def peoples_pace(port: int, pid: int, step: int, cap: int, hold: float,
     return {f"rooms_held_p99_under_{p99_limit:g}ms": held, "steps": steps}
 
 
+async def run_modes(args: argparse.Namespace, servers: list[str], pids: list[int]) -> None:
+    if args.mode in ("flat", "both"):
+        result = await flat_out(servers, pids, args.rooms, args.seconds, args.seed,
+                                args.procs, args.watchers)
+        print("flat out:", json.dumps(result, ensure_ascii=False), flush=True)
+    if args.mode == "computer":
+        result = await computer_load(servers, pids, args.friends, args.computers,
+                                     args.level, args.hold, args.seed)
+        print("computer:", json.dumps(result, ensure_ascii=False), flush=True)
+    if args.mode in ("pace", "both"):
+        result = await peoples_pace(servers, pids, args.step, args.cap, args.hold,
+                                    args.seed, args.p99_limit, args.watchers)
+        print("people's pace:", json.dumps(result, ensure_ascii=False), flush=True)
+
+
 async def main_async(args: argparse.Namespace) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if args.servers:
+        servers = [s.strip().rstrip("/") for s in args.servers.split(",") if s.strip()]
+        pids = ([int(p) for p in args.server_pids.split(",")] if args.server_pids else
+                [pid for s in servers for pid in pids_on_port(httpx.URL(s).port or 80)])
+        print(f"servers {servers}, pids {pids}, {os.cpu_count()} cpus", flush=True)
+        await run_modes(args, servers, pids)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         proc, port = start_server(Path(tmp), args.synchronous, args.profile,
                                   Path(args.server_root).resolve())
         try:
             print(f"server pid {proc.pid} on port {port}, synchronous={args.synchronous}, "
                   f"{os.cpu_count()} cpus", flush=True)
-            if args.mode in ("flat", "both"):
-                result = await flat_out(port, proc.pid, args.rooms, args.seconds, args.seed,
-                                        args.procs, args.watchers)
-                print("flat out:", json.dumps(result, ensure_ascii=False), flush=True)
-            if args.mode == "computer":
-                result = await computer_load(port, proc.pid, args.friends, args.computers,
-                                             args.level, args.hold, args.seed)
-                print("computer:", json.dumps(result, ensure_ascii=False), flush=True)
-            if args.mode in ("pace", "both"):
-                result = await peoples_pace(port, proc.pid, args.step, args.cap, args.hold,
-                                            args.seed, args.p99_limit, args.watchers)
-                print("people's pace:", json.dumps(result, ensure_ascii=False), flush=True)
+            await run_modes(args, [f"http://127.0.0.1:{port}"], [proc.pid])
         finally:
             proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
             try:
@@ -506,6 +576,10 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=0,
                         help="flat out and pace: watchers per friend room (counting what they get)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--servers", default="",
+                        help="drive these running servers (http://host:port,...), start none")
+    parser.add_argument("--server-pids", default="",
+                        help="with --servers: pids to sum CPU/RSS over (default: by port)")
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--profile", default=None, help="write the server's cProfile here")
     parser.add_argument("--server-root", default=str(ROOT),
