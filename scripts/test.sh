@@ -25,4 +25,18 @@ skip_unless_up PostgreSQL 127.0.0.1:5432 pg_up SKIP_POSTGRES
 skip_unless_up Redis 127.0.0.1:6379 redis_up SKIP_REDIS
 .venv/bin/ruff check server tests benchmarks
 .venv/bin/mypy
-.venv/bin/python -m pytest -q "$@"
+if [ $# -gt 0 ]; then
+    exec .venv/bin/python -m pytest -q "$@"
+fi
+# the whole suite: the browser tests beside the rest (they mostly wait on chromium, the rest
+# mostly on server processes), each its own pytest with its own ports and databases
+browser_log=$(mktemp)
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/browser >"$browser_log" 2>&1 &
+browser=$!
+status=0
+.venv/bin/python -m pytest -q --ignore=tests/browser || status=$?
+wait "$browser" || status=$?
+echo "--- tests/browser"
+cat "$browser_log"
+rm -f "$browser_log"
+exit "$status"
