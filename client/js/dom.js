@@ -54,6 +54,23 @@ export function alertNow(text) {
   speak("alert", text);
 }
 
+/** Arrow keys, Home and End move the focus along ``items`` (a row of buttons or cards);
+ * true when the key was one of them and the focus moved. */
+export function moveFocusByKey(event, items) {
+  const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+  if (!keys.includes(event.key)) return false;
+  const at = items.indexOf(event.target);
+  if (at < 0) return false;
+  let next = at;
+  if (event.key === "Home") next = 0;
+  else if (event.key === "End") next = items.length - 1;
+  else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = Math.max(0, at - 1);
+  else next = Math.min(items.length - 1, at + 1);
+  event.preventDefault();
+  items[next].focus();
+  return true;
+}
+
 export function wait(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

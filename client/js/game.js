@@ -8,13 +8,13 @@ import {
   pileName, pileTitle,
 } from "./cards.js";
 import { Connection } from "./connection.js";
-import { alertNow, announce, capitalize, focusLost, h, openDialog, wait } from "./dom.js";
+import { alertNow, announce, capitalize, focusLost, h, moveFocusByKey, openDialog, wait } from "./dom.js";
 import { ReactionBubbles, pickerPanel, pickerToggle, reactionById } from "./reactions.js";
 import { sheetFacts, sheetNotes, sheetTable } from "./sheet.js";
 import {
   SPEEDS, loadAlerts, loadAnimMs, loadHints, saveAlerts, saveAnimMs, saveHints, saveSession,
 } from "./store.js";
-import { COMO_SE_JUEGA } from "./texts.js";
+import { COMO_SE_JUEGA, levelName } from "./texts.js";
 import { TurnAlert, askPermission } from "./turnalert.js";
 
 /** The QR code of one of this site's paths: shown once it arrives (POST /api/qr). */
@@ -26,8 +26,6 @@ function qrImage(path, alt) {
   }).catch(() => img.remove());
   return img;
 }
-
-const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
 
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -418,20 +416,10 @@ export class Game {
 
   /** Arrow keys move along the hand and along the table; Home and End go to the ends. */
   arrowKeys(event) {
-    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-    if (!keys.includes(event.key) || event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
     const row = event.target.closest?.(".hand, .table-cards");
     if (!row || !event.target.matches("[data-focus-key]")) return;
-    const items = [...row.querySelectorAll(":scope > [data-focus-key]")];
-    const at = items.indexOf(event.target);
-    if (at < 0) return;
-    let next = at;
-    if (event.key === "Home") next = 0;
-    else if (event.key === "End") next = items.length - 1;
-    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = Math.max(0, at - 1);
-    else next = Math.min(items.length - 1, at + 1);
-    event.preventDefault();
-    items[next].focus();
+    moveFocusByKey(event, [...row.querySelectorAll(":scope > [data-focus-key]")]);
   }
 
   /** After a dialog closed with nowhere to put the focus: the hand on my turn, else the Menú. */
@@ -955,7 +943,7 @@ export class Game {
           ? h("span", { class: "conn-dot" + (away ? " off" : ""), "aria-hidden": "true" }) : null,
         capitalize(oppName),
         v.opponent.kind === "computer" && v.opponent.level
-          ? h("span", { class: "level" }, ` (${LEVEL_NAMES[v.opponent.level] || v.opponent.level})`) : null,
+          ? h("span", { class: "level" }, ` (${levelName(v.opponent.level)})`) : null,
         h("span", { class: "count" },
           ` · ${v.opponent_hand_size === 1 ? "1 carta" : v.opponent_hand_size + " cartas"}`),
         v.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null),
@@ -1068,7 +1056,7 @@ export class Game {
     if (p.state === "here") return null;
     if (p.state === "computer") {
       return h("div", { class: "presence takeover", role: "status" },
-        `${name} no está. La computadora (${LEVEL_NAMES[p.level] || p.level}) juega por ${name} hasta que vuelva.`);
+        `${name} no está. La computadora (${levelName(p.level)}) juega por ${name} hasta que vuelva.`);
     }
     const left = this.graceLeft();
     if (this.view.turns && left > 0) {

@@ -6,8 +6,8 @@
 import { myGames } from "./api.js";
 import { announce, capitalize, h } from "./dom.js";
 import { forgetSeat, loadSeats } from "./store.js";
+import { levelName } from "./texts.js";
 
-const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
 const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
 
 /** "hace un momento", "hace 5 minutos", "hace 3 horas", "ayer", "hace 4 días". */
@@ -26,7 +26,7 @@ export function agoText(seconds) {
 
 function opponentWords(game) {
   const o = game.opponent;
-  if (o.kind === "computer") return { title: `la computadora (${LEVEL_NAMES[o.level] || o.level})`, name: "la computadora" };
+  if (o.kind === "computer") return { title: `la computadora (${levelName(o.level)})`, name: "la computadora" };
   if (!o.name) return { title: "tu amigo (todavía no ha llegado)", name: "tu amigo" };
   return { title: o.name, name: o.name };
 }

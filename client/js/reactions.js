@@ -2,7 +2,7 @@
 // text, so nothing to moderate), the bubbles that show them for a few seconds, the switch
 // that mutes them on this device, and the compact picker a player sends them with.
 
-import { announce, h } from "./dom.js";
+import { announce, h, moveFocusByKey } from "./dom.js";
 import { loadMuted, saveMuted } from "./store.js";
 
 /** id, what the bubble shows, the button's name, and what is said after the sender's name. */
@@ -126,18 +126,7 @@ export function pickerPanel({ onPick, onClose, muteSwitch }) {
       onClose();
       return;
     }
-    const keys = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
-    if (!keys.includes(event.key)) return;
-    const items = [...panel.querySelectorAll("button.reaction")];
-    const at = items.indexOf(event.target);
-    if (at < 0) return;
-    let next = at;
-    if (event.key === "Home") next = 0;
-    else if (event.key === "End") next = items.length - 1;
-    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = Math.max(0, at - 1);
-    else next = Math.min(items.length - 1, at + 1);
-    event.preventDefault();
-    items[next].focus();
+    moveFocusByKey(event, [...panel.querySelectorAll("button.reaction")]);
   });
   return panel;
 }

@@ -6,12 +6,11 @@
 import { cardElement, cardName, cardNameWithArticle, cardShort, isRed, pileTitle } from "./cards.js";
 import { announce, h } from "./dom.js";
 import { sheetFacts, sheetTable } from "./sheet.js";
-
-const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
+import { levelName } from "./texts.js";
 
 function displayName(data, seat) {
   if (data.kinds[seat] === "computer") {
-    return data.level ? `Computadora (${LEVEL_NAMES[data.level] || data.level})` : "Computadora";
+    return data.level ? `Computadora (${levelName(data.level)})` : "Computadora";
   }
   return data.names[seat] || `Jugador ${seat + 1}`;
 }

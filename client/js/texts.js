@@ -89,3 +89,10 @@ país: le mandas el enlace por WhatsApp y se sientan a la misma mesa.</p>
 <p>Las reglas que usamos están en <a href="#como-se-juega" data-go="ayuda">Cómo se
 juega</a>. En cada casa se juega un poquito distinto; estas son las de esta mesa.</p>
 `;
+
+/** The computer's levels as a player reads them. */
+export const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
+
+export function levelName(level) {
+  return LEVEL_NAMES[level] || level;
+}

@@ -6,8 +6,7 @@ import { cardBack, cardElement, cardName, cardNameWithArticle, cardShort, isRed 
 import { Connection } from "./connection.js";
 import { announce, capitalize, h } from "./dom.js";
 import { ReactionBubbles } from "./reactions.js";
-
-const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
+import { levelName } from "./texts.js";
 
 export class WatchTable {
   /**
@@ -270,7 +269,7 @@ export class WatchTable {
     h("p", { class: "opp-name" },
       person ? h("span", { class: "conn-dot" + (away ? " off" : ""), "aria-hidden": "true" }) : null,
       capitalize(this.name(seat)),
-      !person && level ? h("span", { class: "level" }, ` (${LEVEL_NAMES[level] || level})`) : null,
+      !person && level ? h("span", { class: "level" }, ` (${levelName(level)})`) : null,
       h("span", { class: "count", "data-hand-size": String(n) }, ` · ${n === 1 ? "1 carta" : n + " cartas"}`),
       state ? h("span", { class: "level" }, state) : null,
       v.turn === seat && v.status === "playing" ? h("span", { class: "turn-mark" }, " · le toca") : null),
