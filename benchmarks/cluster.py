@@ -86,14 +86,8 @@ class Proc:
             self.popen = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT,
                                           env=self.env, stdout=log, stderr=log)
         STARTED.append(self)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.popen.poll() is not None:
-                raise SystemExit(f"{self.name} exited: {self.log.read_text()[-3000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.05)
+        if load.healthy(self.popen, self.port, 60):
+            return self
         raise SystemExit(f"{self.name} did not start: {self.log.read_text()[-3000:]}")
 
     def kill9(self) -> None:

@@ -69,6 +69,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def healthy(proc: subprocess.Popen[bytes], port: int, seconds: float) -> bool:
+    """Waits until the server on ``port`` answers /healthz (False: it exited, or did not
+    answer within ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return True
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return False
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -138,13 +151,8 @@ def start_server(
     log = open(tmp / "server.log", "wb")  # noqa: SIM115
     env["PYTHONPATH"] = str(root)  # the server of that checkout (before/after in one run)
     proc = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc, port
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    if healthy(proc, port, 30):
+        return proc, port
     proc.kill()
     raise SystemExit("the server did not start: " + (tmp / "server.log").read_text())
 

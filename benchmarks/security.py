@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from server.limits import SlidingLimit  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from load import cpu_seconds, free_port  # noqa: E402
+from load import cpu_seconds, free_port, healthy  # noqa: E402
 
 
 def start(tmp: Path, env_extra: dict[str, str], command: list[str] | None = None
@@ -51,13 +51,8 @@ def start(tmp: Path, env_extra: dict[str, str], command: list[str] | None = None
     log = open(tmp / f"server-{port}.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(command or [sys.executable, "-m", "server"], cwd=ROOT, env=env,
                             stdout=log, stderr=log)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return proc, port
-        except httpx.HTTPError:
-            time.sleep(0.1)
+    if healthy(proc, port, 60):
+        return proc, port
     proc.kill()
     raise RuntimeError("server did not start")
 
