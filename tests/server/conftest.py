@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from clusterkit import Cluster
 from dbkit import Backend, Database, PostgresBackend, SqliteBackend
 from srvkit import ServerProc
 
@@ -107,3 +108,30 @@ def make_server(tmp_path: Path, db: Database) -> Iterator[Callable[..., ServerPr
     yield make
     for proc in made:
         proc.stop()
+
+
+@pytest.fixture(scope="session")
+def pg() -> Iterator[PostgresBackend]:
+    """PostgreSQL alone, for the tests of several processes on one database."""
+    skip_unless_there("postgres")
+    made = PostgresBackend()
+    made.check()
+    yield made
+    made.close()
+
+
+@pytest.fixture
+def make_cluster(pg: PostgresBackend, redis_url: str,
+                 tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
+    """``make_cluster(n, **env)``: n server processes on a fresh PostgreSQL database of the
+    test's own and the shared Redis, stopped at the test's end."""
+    made: list[Cluster] = []
+
+    def make(n: int, **env: str) -> Cluster:
+        cluster = Cluster(tmp_path, pg.database(tmp_path), redis_url, env)
+        made.append(cluster)
+        return cluster.start(n)
+
+    yield make
+    for cluster in made:
+        cluster.stop()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,23 +26,11 @@ from dbkit import PostgresBackend
 from srvkit import Client, is_event, play_two, presence, saw
 
 
-@pytest.fixture(scope="module")
-def pg() -> Iterator[PostgresBackend]:
-    skip_unless_there("postgres")
-    backend = PostgresBackend()
-    backend.check()
-    yield backend
-    backend.close()
-
-
 @pytest.fixture
-def cluster(pg: PostgresBackend, redis_url: str, tmp_path: Path) -> Iterator[Cluster]:
+def cluster(make_cluster: Callable[..., Cluster]) -> Cluster:
     """Three processes; rooms leave memory 0.3 s after their last socket, a friend's grace
     is 0.3 s."""
-    made = Cluster(tmp_path, pg.database(tmp_path), redis_url,
-                   {"ROOM_IDLE": "0.3", "GRACE_SECONDS": "0.3"}).start(3)
-    yield made
-    made.stop()
+    return make_cluster(3, ROOM_IDLE="0.3", GRACE_SECONDS="0.3")
 
 
 def test_the_processes_share_one_database_and_each_room_has_one_owner(cluster: Cluster) -> None:

@@ -5,32 +5,17 @@ a process that died leave the room."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 import websockets
 from clusterkit import Cluster
-from conftest import skip_unless_there
-from dbkit import PostgresBackend
 from srvkit import Client, pick_move, saw
 
 
-@pytest.fixture(scope="module")
-def pg() -> Iterator[PostgresBackend]:
-    skip_unless_there("postgres")
-    backend = PostgresBackend()
-    backend.check()
-    yield backend
-    backend.close()
-
-
 @pytest.fixture
-def cluster(pg: PostgresBackend, redis_url: str, tmp_path: Path) -> Iterator[Cluster]:
-    made = Cluster(tmp_path, pg.database(tmp_path), redis_url,
-                   {"MAX_WATCHERS": "2", "LEASE_SECONDS": "2"}).start(2)
-    yield made
-    made.stop()
+def cluster(make_cluster: Callable[..., Cluster]) -> Cluster:
+    return make_cluster(2, MAX_WATCHERS="2", LEASE_SECONDS="2")
 
 
 def watchers_count(n: int) -> object:
