@@ -20,7 +20,7 @@ import logging
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
@@ -990,7 +990,7 @@ class RoomRegistry:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.owners: dict[str, str] = {}  # rooms held elsewhere that sockets here talk to
-        self._releases: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def get(self, room_id: str) -> Room | None:
         """This process's room ``room_id``, taken and loaded if need be (None: no such
@@ -1095,9 +1095,13 @@ class RoomRegistry:
             del self.rooms[room.id]
         room.stop()
         if release and room.epoch >= 0:
-            task = asyncio.get_running_loop().create_task(self._release(room))
-            self._releases.add(task)
-            task.add_done_callback(self._releases.discard)
+            self._background(self._release(room))
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        """Runs ``work`` beside the rooms, held until it ends (shutdown waits for it)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _release(self, room: Room) -> None:
         try:
@@ -1140,8 +1144,7 @@ class RoomRegistry:
             log.warning("%s stops its %d rooms: its lease lapsed", self.node, len(self.rooms))
         for room in list(self.rooms.values()):
             self.forget(room, release=False)
-            asyncio.get_running_loop().create_task(
-                room.close_all(ProtocolError("reconnecting")))
+            self._background(room.close_all(ProtocolError("reconnecting")))
 
     async def stop_all(self) -> None:
         """Shutdown: every room finishes its command in hand and stops; they are nobody's,
@@ -1155,8 +1158,8 @@ class RoomRegistry:
             await asyncio.wait([*tasks, *thinking], timeout=5)
         for room in rooms:  # their sockets (here or on other processes) go elsewhere now
             await room.close_all(ProtocolError("reconnecting"))
-        if self._releases:
-            await asyncio.wait(list(self._releases), timeout=5)
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)
         try:
             await self.deps.storage.release_node(self.node)
         except Exception as exc:
