@@ -56,21 +56,26 @@ def main() -> None:
         server = ServerProc(Path(tmp)).start()
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=["--no-sandbox", "--disable-gpu"])
+                browser = pw.chromium.launch(
+                    executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+                )
                 context = browser.new_context(viewport={"width": 360, "height": 740})
                 page = context.new_page()
                 first = visit(page, server.base, played=False)
-                page.wait_for_function("() => navigator.serviceWorker.controller !== null"
-                                       " || navigator.serviceWorker.ready")
+                page.wait_for_function(
+                    "() => navigator.serviceWorker.controller !== null"
+                    " || navigator.serviceWorker.ready"
+                )
                 page.close()
                 again = visit(context.new_page(), server.base, played=True)
                 browser.close()
         finally:
             server.stop()
     for name, (wire, decoded, requests) in (("first visit", first), ("second visit", again)):
-        print(f"{name:13}: {wire / 1024:6.1f} KB on the wire, {decoded / 1024:6.1f} KB decoded, "
-              f"{requests} requests")
+        print(
+            f"{name:13}: {wire / 1024:6.1f} KB on the wire, {decoded / 1024:6.1f} KB decoded, "
+            f"{requests} requests"
+        )
 
 
 if __name__ == "__main__":

@@ -83,8 +83,9 @@ class Proc:
 
     def start(self) -> Proc:
         with open(self.log, "ab") as log:
-            self.popen = subprocess.Popen([sys.executable, "-m", "server"], cwd=ROOT,
-                                          env=self.env, stdout=log, stderr=log)
+            self.popen = subprocess.Popen(
+                [sys.executable, "-m", "server"], cwd=ROOT, env=self.env, stdout=log, stderr=log
+            )
         STARTED.append(self)
         if load.healthy(self.popen, self.port, 60):
             return self
@@ -143,8 +144,10 @@ class Setup:
             port = load.free_port()
             own = {**shown, "NODE_NAME": f"b{i}", "PORT": str(port)}
             env = {**os.environ, **BENCH_ENV, **own, "PYTHONPATH": str(ROOT)}
-            self.commands.append(" ".join(f"{k}={v}" for k, v in {**own, **BENCH_ENV}.items())
-                                 + " .venv/bin/python -m server")
+            self.commands.append(
+                " ".join(f"{k}={v}" for k, v in {**own, **BENCH_ENV}.items())
+                + " .venv/bin/python -m server"
+            )
             self.procs.append(Proc(f"b{i}", port, env, self.tmp / f"{self.config}-b{i}.log"))
         for proc in self.procs:  # one after the other: each runs the migrations first
             await asyncio.to_thread(proc.start)
@@ -158,8 +161,9 @@ class Setup:
             if "Traceback" in text:
                 print(f"{self.config} {proc.name} log (errors):\n{text[-3000:]}", flush=True)
         if self.pg_name:
-            await pg_admin(self.args.postgres,
-                           f'drop database if exists "{self.pg_name}" with (force)')
+            await pg_admin(
+                self.args.postgres, f'drop database if exists "{self.pg_name}" with (force)'
+            )
 
     async def rows(self, query: str, *params: Any) -> list[asyncpg.Record]:
         con = await asyncpg.connect(self.database_url, timeout=10)
@@ -170,9 +174,14 @@ class Setup:
 
 
 BENCH_ENV = {
-    "HOST": "127.0.0.1", "COMPUTER_DELAY": "0", "LOG_LEVEL": "warning",
-    "WS_RATE": "100000", "WS_BURST": "100000", "WS_QUEUE": "100000",
-    "RATE_ROOMS_PER_MIN": "1000000", "RATE_JOIN_PER_MIN": "1000000",
+    "HOST": "127.0.0.1",
+    "COMPUTER_DELAY": "0",
+    "LOG_LEVEL": "warning",
+    "WS_RATE": "100000",
+    "WS_BURST": "100000",
+    "WS_QUEUE": "100000",
+    "RATE_ROOMS_PER_MIN": "1000000",
+    "RATE_JOIN_PER_MIN": "1000000",
     "MAX_CONNECTIONS_PER_ADDRESS": "0",  # every socket comes from 127.0.0.1
     "ROOM_IDLE": "20",  # the flat-out rooms leave memory before the pace steps grow
 }
@@ -224,11 +233,15 @@ class Sampler:
                 servers = {p.pid: p.name for p in self.setup.procs}
                 sample = {name: table.get(pid, (0, 0.0))[1] for pid, name in servers.items()}
                 me = os.getpid()
-                sample["bots"] = sum(cpu for pid, (ppid, cpu) in table.items()
-                                     if (pid == me or ppid == me) and pid not in servers)
+                sample["bots"] = sum(
+                    cpu
+                    for pid, (ppid, cpu) in table.items()
+                    if (pid == me or ppid == me) and pid not in servers
+                )
                 sample["redis"] = sum(table.get(pid, (0, 0.0))[1] for pid in redis_pids)
-                sample["postgres"] = sum(cpu for pid, (ppid, cpu) in table.items()
-                                         if pid in pg_pids or ppid in pg_pids)
+                sample["postgres"] = sum(
+                    cpu for pid, (ppid, cpu) in table.items() if pid in pg_pids or ppid in pg_pids
+                )
                 cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
                 busy = (sum(cpu[:8]) - cpu[3] - cpu[4]) / os.sysconf("SC_CLK_TCK")
                 sample["others"] = busy - sum(sample.values())  # the rest of the machine
@@ -281,8 +294,9 @@ class Seat:
     hello to the next server with the last seq it saw; a move whose answer did not come is
     sent again with the same id and seq."""
 
-    def __init__(self, token: str, servers: list[str], first: int, rng: random.Random,
-                 failover: Failover) -> None:
+    def __init__(
+        self, token: str, servers: list[str], first: int, rng: random.Random, failover: Failover
+    ) -> None:
         self.token, self.servers, self.next = token, servers, first
         self.rng, self.failover = rng, failover
         self.room: str | None = None
@@ -298,10 +312,12 @@ class Seat:
             server = self.servers[self.next % len(self.servers)]
             self.next += 1
             try:
-                async with websockets.connect(load.ws_url(server), open_timeout=10,
-                                              ping_interval=None, compression=None) as ws:
-                    await ws.send(json.dumps({"type": "hello", "token": self.token,
-                                              "since": self.since}))
+                async with websockets.connect(
+                    load.ws_url(server), open_timeout=10, ping_interval=None, compression=None
+                ) as ws:
+                    await ws.send(
+                        json.dumps({"type": "hello", "token": self.token, "since": self.since})
+                    )
                     await self.play(ws, stop)
             except (OSError, TimeoutError, websockets.WebSocketException, Reconnect):
                 pass
@@ -352,8 +368,7 @@ class Seat:
             if view["status"] == "finished" and self.rematched != view["match"]:
                 self.rematched = view["match"]
                 await ws.send('{"type":"rematch"}')
-            elif view["status"] == "playing" and view["turn"] == view["seat"] \
-                    and view["options"]:
+            elif view["status"] == "playing" and view["turn"] == view["seat"] and view["options"]:
                 if due is None:
                     due = time.monotonic() + self.rng.uniform(0.2, 0.5)
                 elif time.monotonic() >= due:
@@ -362,8 +377,12 @@ class Seat:
                     if move is None:
                         continue
                     self.counter += 1
-                    self.pending = {"type": "move", "move": move, "seq": view["seq"],
-                                    "id": f"{self.token[:8]}-{self.counter}"}
+                    self.pending = {
+                        "type": "move",
+                        "move": move,
+                        "seq": view["seq"],
+                        "id": f"{self.token[:8]}-{self.counter}",
+                    }
                     await ws.send(json.dumps(self.pending))
             else:
                 due = None
@@ -379,22 +398,25 @@ async def failover_run(setup: Setup, rooms: int, kills: int, seed: int) -> dict[
     seats: list[Seat] = []
     sem = asyncio.Semaphore(16)
     async with contextlib.AsyncExitStack() as stack:
-        https = [await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
-                 for s in servers]
-        pairs = await asyncio.gather(*(load.make_room(https[i % len(servers)], sem)
-                                       for i in range(rooms)))
+        https = [
+            await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
+            for s in servers
+        ]
+        pairs = await asyncio.gather(
+            *(load.make_room(https[i % len(servers)], sem) for i in range(rooms))
+        )
     for i, (token_a, token_b, _) in enumerate(pairs):
         for j, token in enumerate((token_a, token_b)):
-            seats.append(Seat(token, servers, i + j, random.Random(f"{seed}:{i}:{j}"),
-                              failover))
+            seats.append(Seat(token, servers, i + j, random.Random(f"{seed}:{i}:{j}"), failover))
     tasks = [asyncio.create_task(seat.run(stop)) for seat in seats]
     per_kill: list[dict[str, Any]] = []
     try:
         await asyncio.sleep(3)  # every room taken and playing
         for k in range(kills):
             ids = sorted({s.room for s in seats if s.room is not None})
-            owned = await setup.rows("select id, owner from rooms where id = any($1::text[])"
-                                     " and owner is not null", ids)
+            owned = await setup.rows(
+                "select id, owner from rooms where id = any($1::text[]) and owner is not null", ids
+            )
             by_node: dict[str, list[str]] = {}
             for row in owned:
                 by_node.setdefault(row["owner"].split("-")[0], []).append(row["id"])
@@ -411,9 +433,14 @@ async def failover_run(setup: Setup, rooms: int, kills: int, seed: int) -> dict[
                 await asyncio.sleep(0.05)
             await restart
             got = failover.times[before:]
-            row = {"kill": k + 1, "victim": name, "rooms_affected": affected,
-                   "rooms_recovered": len(got), "max_s": round(max(got, default=0), 2),
-                   "reconnects": sum(s.reconnects for s in seats)}
+            row = {
+                "kill": k + 1,
+                "victim": name,
+                "rooms_affected": affected,
+                "rooms_recovered": len(got),
+                "max_s": round(max(got, default=0), 2),
+                "reconnects": sum(s.reconnects for s in seats),
+            }
             per_kill.append(row)
             print("  failover:", json.dumps(row), flush=True)
             failover.waiting = set()
@@ -426,12 +453,17 @@ async def failover_run(setup: Setup, rooms: int, kills: int, seed: int) -> dict[
         for code, n in seat.errors.items():
             errors[code] = errors.get(code, 0) + n
     times = failover.times
-    return {"kills": kills, "samples": len(times),
-            "unrecovered": sum(r["rooms_affected"] - r["rooms_recovered"] for r in per_kill),
-            "p50_s": round(load.percentile(times, .5), 2),
-            "p99_s": round(load.percentile(times, .99), 2),
-            "max_s": round(max(times, default=float("nan")), 2),
-            "acks": failover.acks, "errors": errors, "per_kill": per_kill}
+    return {
+        "kills": kills,
+        "samples": len(times),
+        "unrecovered": sum(r["rooms_affected"] - r["rooms_recovered"] for r in per_kill),
+        "p50_s": round(load.percentile(times, 0.5), 2),
+        "p99_s": round(load.percentile(times, 0.99), 2),
+        "max_s": round(max(times, default=float("nan")), 2),
+        "acks": failover.acks,
+        "errors": errors,
+        "per_kill": per_kill,
+    }
 
 
 # -- one configuration, the table ------------------------------------------------------------
@@ -451,21 +483,25 @@ async def run_config(config: str, tmp: Path, args: argparse.Namespace) -> dict[s
     result: dict[str, Any] = {"config": config}
     setup = await Setup(config, tmp, args).start()
     result["commands"] = setup.commands
-    print(f"== {config}: pids {setup.pids}, servers {setup.servers}, load "
-          f"{os.getloadavg()[0]:.2f}", flush=True)
+    print(
+        f"== {config}: pids {setup.pids}, servers {setup.servers}, load {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
     stop = asyncio.Event()
     sampler = Sampler(setup, args.redis)
     sampling = asyncio.create_task(sampler.run(stop))
     try:
         idle_rss = load.rss_total(setup.pids)
-        flat = await load.flat_out(setup.servers, setup.pids, args.rooms, args.seconds,
-                                   args.seed, args.procs)
+        flat = await load.flat_out(
+            setup.servers, setup.pids, args.rooms, args.seconds, args.seed, args.procs
+        )
         print("  flat out:", json.dumps(flat, ensure_ascii=False), flush=True)
         flat["cpu"] = sampler.shares(*flat["window"])
         print("  flat-out CPU shares:", json.dumps(flat["cpu"]), flush=True)
         result["flat"] = flat
-        pace = await load.peoples_pace(setup.servers, setup.pids, args.step, args.cap,
-                                       args.hold, args.seed, 100.0)
+        pace = await load.peoples_pace(
+            setup.servers, setup.pids, args.step, args.cap, args.hold, args.seed, 100.0
+        )
         steps = pace["steps"]
         for step in steps:
             step["cpu"] = sampler.shares(*step["window"])
@@ -483,12 +519,19 @@ async def run_config(config: str, tmp: Path, args: argparse.Namespace) -> dict[s
     if config.endswith("2p") and args.kills:
         setup = await Setup(config, tmp, args).start()
         try:
-            print(f"== {config} failover: {args.failover_rooms} rooms, {args.kills} kills, "
-                  f"LEASE_SECONDS={args.lease}", flush=True)
-            result["failover"] = await failover_run(setup, args.failover_rooms, args.kills,
-                                                    args.seed)
-            print("  failover:", json.dumps({k: v for k, v in result["failover"].items()
-                                             if k != "per_kill"}), flush=True)
+            print(
+                f"== {config} failover: {args.failover_rooms} rooms, {args.kills} kills, "
+                f"LEASE_SECONDS={args.lease}",
+                flush=True,
+            )
+            result["failover"] = await failover_run(
+                setup, args.failover_rooms, args.kills, args.seed
+            )
+            print(
+                "  failover:",
+                json.dumps({k: v for k, v in result["failover"].items() if k != "per_kill"}),
+                flush=True,
+            )
         finally:
             await setup.stop()
     return result
@@ -513,18 +556,24 @@ def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str
         if what == "cpu_move":
             return f"{flat.get('server_cpu_ms_per_move', '—')} ms"
         if what == "cpu_share":
-            return (f"servers {flat.get('server_cpu_share', '—')}, "
-                    f"bots {flat.get('bots_cpu_share', '—')}")
+            return (
+                f"servers {flat.get('server_cpu_share', '—')}, "
+                f"bots {flat.get('bots_cpu_share', '—')}"
+            )
         if what == "mem":
             if not step:
                 return "—"
-            return (f"{step['rss_mib'] * 1024 / step['rooms']:.0f} KiB "
-                    f"({step['rss_kib_per_room']:.0f} over idle)")
+            return (
+                f"{step['rss_mib'] * 1024 / step['rooms']:.0f} KiB "
+                f"({step['rss_kib_per_room']:.0f} over idle)"
+            )
         if what == "pace_cpu":
             if not step:
                 return "—"
-            return (f"servers {step['server_cpu_share']}, bots {step['bots_cpu_share']} "
-                    f"({step['moves_per_s']} moves/s)")
+            return (
+                f"servers {step['server_cpu_share']}, bots {step['bots_cpu_share']} "
+                f"({step['moves_per_s']} moves/s)"
+            )
         if what == "pace_rtt":
             return step["rtt"].replace(", mean", "; mean") if step else "—"
         if what in ("flat_parts", "pace_parts"):
@@ -535,17 +584,20 @@ def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str
                 return "—"
             names = [k for k in cpu if k[1:].isdigit()] + ["redis", "postgres", "bots"]
             others = f"; the rest of the machine {cpu['others']}" if "others" in cpu else ""
-            text = ", ".join(f"{k} {cpu[k]} ({1000 * cpu[k] / moves:.2f} ms/move)"
-                             for k in names if k in cpu)
+            text = ", ".join(
+                f"{k} {cpu[k]} ({1000 * cpu[k] / moves:.2f} ms/move)" for k in names if k in cpu
+            )
             if "redis_commands" in cpu:
                 text += f"; Redis commands/move {cpu['redis_commands'] / moves:.1f}"
             return text + others
         if what == "failover":
             if not fo:
                 return "—"
-            return (f"p50 {fo['p50_s']} s, p99 {fo['p99_s']} s (max {fo['max_s']} s, "
-                    f"{fo['samples']} rooms over {fo['kills']} kills, "
-                    f"{fo['unrecovered']} unrecovered)")
+            return (
+                f"p50 {fo['p50_s']} s, p99 {fo['p99_s']} s (max {fo['max_s']} s, "
+                f"{fo['samples']} rooms over {fo['kills']} kills, "
+                f"{fo['unrecovered']} unrecovered)"
+            )
         raise KeyError(what)
 
     rows = [
@@ -562,8 +614,10 @@ def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str
         ("flat-out CPU share by process (CPU per move)", "flat_parts"),
         (f"failover after SIGKILL (LEASE_SECONDS={args.lease:g}), kill to next ack", "failover"),
     ]
-    lines = ["| | " + " | ".join(r["config"] for r in results) + " |",
-             "|---|" + "---|" * len(results)]
+    lines = [
+        "| | " + " | ".join(r["config"] for r in results) + " |",
+        "|---|" + "---|" * len(results),
+    ]
     for label, what in rows:
         lines.append(f"| {label} | " + " | ".join(cell(r, what) for r in results) + " |")
     one = {r["config"]: r for r in results}
@@ -579,8 +633,10 @@ def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str
     out = "\n".join(lines)
     if ratio:
         out += "\n\n" + "; ".join(ratio) + " (goal ≥ 1.6×)"
-    out += (f"\n\nMachine: {os.cpu_count()} cores, load average {load_avg}; "
-            f"pace steps of {args.step} rooms (cap {args.cap}), {args.hold:g} s each.")
+    out += (
+        f"\n\nMachine: {os.cpu_count()} cores, load average {load_avg}; "
+        f"pace steps of {args.step} rooms (cap {args.cap}), {args.hold:g} s each."
+    )
     return out
 
 
@@ -598,9 +654,17 @@ async def main_async(args: argparse.Namespace) -> None:
     load_avg = f"{before} before, {after} after"
     print(f"\nall done in {(time.monotonic() - started) / 60:.1f} min\n", flush=True)
     print(table(results, args, load_avg))
-    print("\nCommands:\n\n    .venv/bin/python " + " ".join(
-        [str(Path(sys.argv[0]).relative_to(ROOT)) if Path(sys.argv[0]).is_absolute()
-         else sys.argv[0], *sys.argv[1:]]))
+    print(
+        "\nCommands:\n\n    .venv/bin/python "
+        + " ".join(
+            [
+                str(Path(sys.argv[0]).relative_to(ROOT))
+                if Path(sys.argv[0]).is_absolute()
+                else sys.argv[0],
+                *sys.argv[1:],
+            ]
+        )
+    )
     for r in results:
         for command in r["commands"]:
             print(f"    # {r['config']}: {command}")
@@ -609,12 +673,19 @@ async def main_async(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", default=",".join(CONFIGS),
-                        help=f"configurations, comma separated ({', '.join(CONFIGS)})")
-    parser.add_argument("--postgres", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="an admin connection: the databases are made and dropped here")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--only",
+        default=",".join(CONFIGS),
+        help=f"configurations, comma separated ({', '.join(CONFIGS)})",
+    )
+    parser.add_argument(
+        "--postgres",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="an admin connection: the databases are made and dropped here",
+    )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--lease", type=float, default=5.0, help="LEASE_SECONDS")
     parser.add_argument("--rooms", type=int, default=200, help="flat out: rooms")
@@ -624,8 +695,7 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=4000, help="pace: most rooms")
     parser.add_argument("--hold", type=float, default=12, help="pace: seconds per step")
     parser.add_argument("--kills", type=int, default=20, help="failover: SIGKILLs (0: none)")
-    parser.add_argument("--failover-rooms", type=int, default=40,
-                        help="failover: rooms under play")
+    parser.add_argument("--failover-rooms", type=int, default=40, help="failover: rooms under play")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", default="", help="also write every figure here")
     args = parser.parse_args()
@@ -642,8 +712,9 @@ def main() -> None:
                 proc.popen.wait()
         for name in DATABASES:
             with contextlib.suppress(Exception):
-                asyncio.run(pg_admin(args.postgres,
-                                     f'drop database if exists "{name}" with (force)'))
+                asyncio.run(
+                    pg_admin(args.postgres, f'drop database if exists "{name}" with (force)')
+                )
 
 
 if __name__ == "__main__":

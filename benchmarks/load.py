@@ -132,19 +132,30 @@ def ws_url(server: str) -> str:
 
 
 def start_server(
-    tmp: Path, synchronous: str, profile: str | None, root: Path = ROOT,
+    tmp: Path,
+    synchronous: str,
+    profile: str | None,
+    root: Path = ROOT,
 ) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = dict(os.environ)
-    env.update({
-        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'load.db'}",
-        "PORT": str(port), "HOST": "127.0.0.1", "COMPUTER_DELAY": "0",
-        "WS_RATE": "100000", "WS_BURST": "100000", "WS_QUEUE": "100000",
-        "RATE_ROOMS_PER_MIN": "1000000", "RATE_JOIN_PER_MIN": "1000000",
-        "MAX_CONNECTIONS_PER_ADDRESS": "0",  # every socket comes from 127.0.0.1
-        "MAX_WATCHERS": "100000",
-        "LOG_LEVEL": "warning", "SQLITE_SYNCHRONOUS": synchronous,
-    })
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / 'load.db'}",
+            "PORT": str(port),
+            "HOST": "127.0.0.1",
+            "COMPUTER_DELAY": "0",
+            "WS_RATE": "100000",
+            "WS_BURST": "100000",
+            "WS_QUEUE": "100000",
+            "RATE_ROOMS_PER_MIN": "1000000",
+            "RATE_JOIN_PER_MIN": "1000000",
+            "MAX_CONNECTIONS_PER_ADDRESS": "0",  # every socket comes from 127.0.0.1
+            "MAX_WATCHERS": "100000",
+            "LOG_LEVEL": "warning",
+            "SQLITE_SYNCHRONOUS": synchronous,
+        }
+    )
     command = [sys.executable, "-m", "server"]
     if profile:
         command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server"]
@@ -184,11 +195,19 @@ def pick_move(view: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-async def bot(url: str, token: str, stats: Stats, pace: bool, rng: random.Random,
-              stop: asyncio.Event, ready: asyncio.Event | None = None) -> None:
+async def bot(
+    url: str,
+    token: str,
+    stats: Stats,
+    pace: bool,
+    rng: random.Random,
+    stop: asyncio.Event,
+    ready: asyncio.Event | None = None,
+) -> None:
     try:
-        async with websockets.connect(url, max_size=None, open_timeout=60,
-                                      ping_interval=None, compression=None) as ws:
+        async with websockets.connect(
+            url, max_size=None, open_timeout=60, ping_interval=None, compression=None
+        ) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
             sent: dict[str, float] = {}
             pending = False
@@ -205,8 +224,7 @@ async def bot(url: str, token: str, stats: Stats, pace: bool, rng: random.Random
                 counter += 1
                 move_id = f"b{counter}"
                 sent[move_id] = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "move": move, "seq": seq,
-                                          "id": move_id}))
+                await ws.send(json.dumps({"type": "move", "move": move, "seq": seq, "id": move_id}))
 
             stopper = asyncio.create_task(stop.wait())
             stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
@@ -249,12 +267,14 @@ async def bot(url: str, token: str, stats: Stats, pace: bool, rng: random.Random
         stats.error(type(exc).__name__)
 
 
-async def watcher(url: str, code: str, stats: Stats, stop: asyncio.Event,
-                  ready: asyncio.Event) -> None:
+async def watcher(
+    url: str, code: str, stats: Stats, stop: asyncio.Event, ready: asyncio.Event
+) -> None:
     """A watcher: says ``watch`` and counts what it is sent until ``stop``."""
     try:
-        async with websockets.connect(url, max_size=None, open_timeout=60,
-                                      ping_interval=None, compression=None) as ws:
+        async with websockets.connect(
+            url, max_size=None, open_timeout=60, ping_interval=None, compression=None
+        ) as ws:
             await ws.send(json.dumps({"type": "watch", "code": code, "since": None}))
             stopper = asyncio.create_task(stop.wait())
             stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
@@ -272,24 +292,31 @@ async def watcher(url: str, code: str, stats: Stats, stop: asyncio.Event,
         ready.set()
 
 
-async def make_computer_room(http: httpx.AsyncClient, sem: asyncio.Semaphore,
-                             level: str) -> str:
+async def make_computer_room(http: httpx.AsyncClient, sem: asyncio.Semaphore, level: str) -> str:
     async with sem:
-        r = await http.post("/api/rooms", json={"mode": "computer", "level": level,
-                                                "name": "Bot"})
+        r = await http.post("/api/rooms", json={"mode": "computer", "level": level, "name": "Bot"})
         return str(r.json()["token"])
 
 
-async def add_computer_rooms(servers: list[str], count: int, level: str, stats: Stats,
-                             seed: int, stop: asyncio.Event,
-                             tasks: list[asyncio.Task[None]]) -> None:
+async def add_computer_rooms(
+    servers: list[str],
+    count: int,
+    level: str,
+    stats: Stats,
+    seed: int,
+    stop: asyncio.Event,
+    tasks: list[asyncio.Task[None]],
+) -> None:
     sem = asyncio.Semaphore(32)
     homes = [servers[next(ROOM_NUMBER) % len(servers)] for _ in range(count)]
     async with contextlib.AsyncExitStack() as stack:
-        https = {s: await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
-                 for s in servers}
-        tokens = await asyncio.gather(*(make_computer_room(https[home], sem, level)
-                                        for home in homes))
+        https = {
+            s: await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
+            for s in servers
+        }
+        tokens = await asyncio.gather(
+            *(make_computer_room(https[home], sem, level) for home in homes)
+        )
     readies = []
     for i, token in enumerate(tokens):
         ready = asyncio.Event()
@@ -315,8 +342,15 @@ def children_cpu(pids: list[int]) -> float:
     return total
 
 
-async def computer_load(servers: list[str], pids: list[int], friends: int, computers: int,
-                        level: str, hold: float, seed: int) -> dict[str, Any]:
+async def computer_load(
+    servers: list[str],
+    pids: list[int],
+    friends: int,
+    computers: int,
+    level: str,
+    hold: float,
+    seed: int,
+) -> dict[str, Any]:
     """Friend rooms' round trip alone, then beside rooms playing the computer."""
     stats, computer_stats, stop = Stats(), Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
@@ -330,12 +364,17 @@ async def computer_load(servers: list[str], pids: list[int], friends: int, compu
         end = time.time()
         seconds = end - start
         friend = [r for t, r in stats.rtts if start <= t <= end]
-        row = {"phase": label, "friend_moves": len(friend), "friend_rtt": summary(friend),
-               "computer_room_moves_per_s": round((computer_stats.moves - moves0) / seconds, 1),
-               "server_cpu_share": round((cpu_total(pids) - cpu0) / seconds, 2),
-               "workers_cpu_share": round((children_cpu(pids) - workers0) / seconds, 2),
-               "machine_load_1min": os.getloadavg()[0],
-               "errors": dict(stats.errors), "computer_errors": dict(computer_stats.errors)}
+        row = {
+            "phase": label,
+            "friend_moves": len(friend),
+            "friend_rtt": summary(friend),
+            "computer_room_moves_per_s": round((computer_stats.moves - moves0) / seconds, 1),
+            "server_cpu_share": round((cpu_total(pids) - cpu0) / seconds, 2),
+            "workers_cpu_share": round((children_cpu(pids) - workers0) / seconds, 2),
+            "machine_load_1min": os.getloadavg()[0],
+            "errors": dict(stats.errors),
+            "computer_errors": dict(computer_stats.errors),
+        }
         print("  computer step:", json.dumps(row, ensure_ascii=False), flush=True)
         return row
 
@@ -348,8 +387,7 @@ async def computer_load(servers: list[str], pids: list[int], friends: int, compu
     return {"alone": alone, "beside": beside}
 
 
-async def make_room(http: httpx.AsyncClient,
-                    sem: asyncio.Semaphore) -> tuple[str, str, str]:
+async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str, str]:
     async with sem:
         r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
         a = r.json()
@@ -366,20 +404,32 @@ def percentile(values: list[float], q: float) -> float:
 
 def summary(rtts: list[float]) -> str:
     ms = [r * 1000 for r in rtts]
-    return (f"p50 {percentile(ms, .5):.1f} ms, p95 {percentile(ms, .95):.1f} ms, "
-            f"p99 {percentile(ms, .99):.1f} ms, mean {statistics.fmean(ms) if ms else 0:.1f} ms")
+    return (
+        f"p50 {percentile(ms, 0.5):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
+        f"p99 {percentile(ms, 0.99):.1f} ms, mean {statistics.fmean(ms) if ms else 0:.1f} ms"
+    )
 
 
-async def add_rooms(servers: list[str], count: int, stats: Stats, pace: bool, seed: int,
-                    stop: asyncio.Event, tasks: list[asyncio.Task[None]],
-                    watchers: int = 0) -> None:
+async def add_rooms(
+    servers: list[str],
+    count: int,
+    stats: Stats,
+    pace: bool,
+    seed: int,
+    stop: asyncio.Event,
+    tasks: list[asyncio.Task[None]],
+    watchers: int = 0,
+) -> None:
     sem = asyncio.Semaphore(32)
     numbers = [next(ROOM_NUMBER) for _ in range(count)]
     async with contextlib.AsyncExitStack() as stack:
-        https = {s: await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
-                 for s in servers}
-        pairs = await asyncio.gather(*(make_room(https[servers[k % len(servers)]], sem)
-                                       for k in numbers))
+        https = {
+            s: await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
+            for s in servers
+        }
+        pairs = await asyncio.gather(
+            *(make_room(https[servers[k % len(servers)]], sem) for k in numbers)
+        )
     readies = []
     for k, (_, _, code) in zip(numbers, pairs, strict=True):  # the watchers first: they see
         url = ws_url(servers[k % len(servers)])  # every move of their room
@@ -406,8 +456,9 @@ def flat_worker(job: tuple[list[str], int, int, float, float, int]) -> dict[str,
     return asyncio.run(_flat_worker(*job))
 
 
-async def _flat_worker(servers: list[str], rooms: int, seed: int, window_start: float,
-                       window_end: float, watchers: int) -> dict[str, Any]:
+async def _flat_worker(
+    servers: list[str], rooms: int, seed: int, window_start: float, window_end: float, watchers: int
+) -> dict[str, Any]:
     stats, stop = Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     await add_rooms(servers, rooms, stats, False, seed, stop, tasks, watchers)
@@ -421,26 +472,46 @@ async def _flat_worker(servers: list[str], rooms: int, seed: int, window_start: 
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     rtts = [r for t, r in stats.rtts if window_start <= t <= window_end]
-    return {"rtts": rtts, "errors": stats.errors, "rematches": stats.rematches, "late": late,
-            "cpu": cpu, "watchers": stats.watchers, "watch_frames": frames,
-            "watch_bytes": sent}
+    return {
+        "rtts": rtts,
+        "errors": stats.errors,
+        "rematches": stats.rematches,
+        "late": late,
+        "cpu": cpu,
+        "watchers": stats.watchers,
+        "watch_frames": frames,
+        "watch_bytes": sent,
+    }
 
 
 def watch_figures(watchers: int, frames: int, sent: int, seconds: float) -> dict[str, Any]:
     """What the watchers received in a window, in all and per watcher."""
-    return {"watchers": watchers, "watcher_frames_per_s": round(frames / seconds, 1),
-            "watcher_kib_per_s": round(sent / 1024 / seconds, 1),
-            "frames_per_watcher_per_s": round(frames / seconds / max(1, watchers), 2),
-            "bytes_per_watcher_frame": round(sent / max(1, frames))}
+    return {
+        "watchers": watchers,
+        "watcher_frames_per_s": round(frames / seconds, 1),
+        "watcher_kib_per_s": round(sent / 1024 / seconds, 1),
+        "frames_per_watcher_per_s": round(frames / seconds / max(1, watchers), 2),
+        "bytes_per_watcher_frame": round(sent / max(1, frames)),
+    }
 
 
-async def flat_out(servers: list[str], pids: list[int], rooms: int, seconds: float, seed: int,
-                   procs: int, watchers: int = 0) -> dict[str, Any]:
+async def flat_out(
+    servers: list[str],
+    pids: list[int],
+    rooms: int,
+    seconds: float,
+    seed: int,
+    procs: int,
+    watchers: int = 0,
+) -> dict[str, Any]:
     window_start = time.time() + 4 + rooms / 50 + rooms * watchers / 200
     window_end = window_start + seconds
     shares = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
-    jobs = [(servers, share, seed * 100 + i, window_start, window_end, watchers)
-            for i, share in enumerate(shares) if share]
+    jobs = [
+        (servers, share, seed * 100 + i, window_start, window_end, watchers)
+        for i, share in enumerate(shares)
+        if share
+    ]
     loop = asyncio.get_running_loop()
     with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [loop.run_in_executor(pool, flat_worker, job) for job in jobs]
@@ -454,23 +525,42 @@ async def flat_out(servers: list[str], pids: list[int], rooms: int, seconds: flo
     for res in results:
         for code, n in res["errors"].items():
             errors[code] = errors.get(code, 0) + n
-    watched = watch_figures(sum(res["watchers"] for res in results),
-                            sum(res["watch_frames"] for res in results),
-                            sum(res["watch_bytes"] for res in results), seconds)
-    return {"rooms": rooms, "watchers_per_room": watchers, **(watched if watchers else {}),
-            "bot_processes": len(jobs), "seconds": seconds,
-            "moves": len(rtts), "moves_per_s": round(len(rtts) / seconds, 1),
-            "window": [window_start, window_end],
-            "rtt": summary(rtts), "server_cpu_share": round(cpu / seconds, 2),
-            "bots_cpu_share": round(sum(res["cpu"] for res in results) / seconds, 2),
-            "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(rtts)), 3),
-            "machine_load_1min": os.getloadavg()[0],
-            "errors": errors, "rematches": sum(res["rematches"] for res in results),
-            "setup_ran_into_window": any(res["late"] for res in results)}
+    watched = watch_figures(
+        sum(res["watchers"] for res in results),
+        sum(res["watch_frames"] for res in results),
+        sum(res["watch_bytes"] for res in results),
+        seconds,
+    )
+    return {
+        "rooms": rooms,
+        "watchers_per_room": watchers,
+        **(watched if watchers else {}),
+        "bot_processes": len(jobs),
+        "seconds": seconds,
+        "moves": len(rtts),
+        "moves_per_s": round(len(rtts) / seconds, 1),
+        "window": [window_start, window_end],
+        "rtt": summary(rtts),
+        "server_cpu_share": round(cpu / seconds, 2),
+        "bots_cpu_share": round(sum(res["cpu"] for res in results) / seconds, 2),
+        "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(rtts)), 3),
+        "machine_load_1min": os.getloadavg()[0],
+        "errors": errors,
+        "rematches": sum(res["rematches"] for res in results),
+        "setup_ran_into_window": any(res["late"] for res in results),
+    }
 
 
-async def peoples_pace(servers: list[str], pids: list[int], step: int, cap: int, hold: float,
-                       seed: int, p99_limit: float, watchers: int = 0) -> dict[str, Any]:
+async def peoples_pace(
+    servers: list[str],
+    pids: list[int],
+    step: int,
+    cap: int,
+    hold: float,
+    seed: int,
+    p99_limit: float,
+    watchers: int = 0,
+) -> dict[str, Any]:
     stats, stop = Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     lags: list[tuple[float, float]] = []  # (time, how late this process's loop woke up)
@@ -499,19 +589,33 @@ async def peoples_pace(servers: list[str], pids: list[int], step: int, cap: int,
         server_cpu = (cpu_total(pids) - cpu0) / (end - start)
         bots_cpu = (time.process_time() - bots0) / (end - start)
         window = [r for t, r in stats.rtts if start <= t <= end]
-        p99 = percentile([r * 1000 for r in window], .99)
+        p99 = percentile([r * 1000 for r in window], 0.99)
         rss = rss_total(pids)
-        row = {"rooms": rooms, "sockets": (2 + watchers) * rooms,
-               **(watch_figures(stats.watchers, stats.watch_frames - frames0,
-                                stats.watch_bytes - bytes0, end - start) if watchers else {}),
-               "moves_per_s": round(len(window) /
-               (end - start), 1), "rtt": summary(window), "p99_ms": round(p99, 1),
-               "window": [start, end], "rss_mib": round(rss / 1024, 1),
-               "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
-               "server_cpu_share": round(server_cpu, 2), "bots_cpu_share": round(bots_cpu, 2),
-               "machine_load_1min": os.getloadavg()[0],
-               "bots_loop_lag": summary([lag for t, lag in lags if start <= t <= end]),
-               "errors": dict(stats.errors)}
+        row = {
+            "rooms": rooms,
+            "sockets": (2 + watchers) * rooms,
+            **(
+                watch_figures(
+                    stats.watchers,
+                    stats.watch_frames - frames0,
+                    stats.watch_bytes - bytes0,
+                    end - start,
+                )
+                if watchers
+                else {}
+            ),
+            "moves_per_s": round(len(window) / (end - start), 1),
+            "rtt": summary(window),
+            "p99_ms": round(p99, 1),
+            "window": [start, end],
+            "rss_mib": round(rss / 1024, 1),
+            "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
+            "server_cpu_share": round(server_cpu, 2),
+            "bots_cpu_share": round(bots_cpu, 2),
+            "machine_load_1min": os.getloadavg()[0],
+            "bots_loop_lag": summary([lag for t, lag in lags if start <= t <= end]),
+            "errors": dict(stats.errors),
+        }
         steps.append(row)
         print("  pace step:", json.dumps(row, ensure_ascii=False), flush=True)
         if p99 > p99_limit:
@@ -524,16 +628,19 @@ async def peoples_pace(servers: list[str], pids: list[int], step: int, cap: int,
 
 async def run_modes(args: argparse.Namespace, servers: list[str], pids: list[int]) -> None:
     if args.mode in ("flat", "both"):
-        result = await flat_out(servers, pids, args.rooms, args.seconds, args.seed,
-                                args.procs, args.watchers)
+        result = await flat_out(
+            servers, pids, args.rooms, args.seconds, args.seed, args.procs, args.watchers
+        )
         print("flat out:", json.dumps(result, ensure_ascii=False), flush=True)
     if args.mode == "computer":
-        result = await computer_load(servers, pids, args.friends, args.computers,
-                                     args.level, args.hold, args.seed)
+        result = await computer_load(
+            servers, pids, args.friends, args.computers, args.level, args.hold, args.seed
+        )
         print("computer:", json.dumps(result, ensure_ascii=False), flush=True)
     if args.mode in ("pace", "both"):
-        result = await peoples_pace(servers, pids, args.step, args.cap, args.hold,
-                                    args.seed, args.p99_limit, args.watchers)
+        result = await peoples_pace(
+            servers, pids, args.step, args.cap, args.hold, args.seed, args.p99_limit, args.watchers
+        )
         print("people's pace:", json.dumps(result, ensure_ascii=False), flush=True)
 
 
@@ -542,17 +649,24 @@ async def main_async(args: argparse.Namespace) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if args.servers:
         servers = [s.strip().rstrip("/") for s in args.servers.split(",") if s.strip()]
-        pids = ([int(p) for p in args.server_pids.split(",")] if args.server_pids else
-                [pid for s in servers for pid in pids_on_port(httpx.URL(s).port or 80)])
+        pids = (
+            [int(p) for p in args.server_pids.split(",")]
+            if args.server_pids
+            else [pid for s in servers for pid in pids_on_port(httpx.URL(s).port or 80)]
+        )
         print(f"servers {servers}, pids {pids}, {os.cpu_count()} cpus", flush=True)
         await run_modes(args, servers, pids)
         return
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(Path(tmp), args.synchronous, args.profile,
-                                  Path(args.server_root).resolve())
+        proc, port = start_server(
+            Path(tmp), args.synchronous, args.profile, Path(args.server_root).resolve()
+        )
         try:
-            print(f"server pid {proc.pid} on port {port}, synchronous={args.synchronous}, "
-                  f"{os.cpu_count()} cpus", flush=True)
+            print(
+                f"server pid {proc.pid} on port {port}, synchronous={args.synchronous}, "
+                f"{os.cpu_count()} cpus",
+                flush=True,
+            )
             await run_modes(args, [f"http://127.0.0.1:{port}"], [proc.pid])
         finally:
             proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
@@ -566,12 +680,14 @@ async def main_async(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--mode", choices=["flat", "pace", "both", "computer"], default="both")
     parser.add_argument("--friends", type=int, default=200, help="computer: friend rooms")
-    parser.add_argument("--computers", type=int, default=100,
-                        help="computer: rooms against the computer")
+    parser.add_argument(
+        "--computers", type=int, default=100, help="computer: rooms against the computer"
+    )
     parser.add_argument("--level", default="dificil", help="computer: their level")
     parser.add_argument("--rooms", type=int, default=200, help="flat out: rooms")
     parser.add_argument("--seconds", type=float, default=20, help="flat out: seconds")
@@ -579,19 +695,36 @@ def main() -> None:
     parser.add_argument("--step", type=int, default=250, help="pace: rooms added per step")
     parser.add_argument("--cap", type=int, default=2000, help="pace: most rooms")
     parser.add_argument("--hold", type=float, default=15, help="pace: seconds per step")
-    parser.add_argument("--p99-limit", type=float, default=100,
-                        help="pace: stop adding rooms once the round trip p99 is over this (ms)")
-    parser.add_argument("--watchers", type=int, default=0,
-                        help="flat out and pace: watchers per friend room (counting what they get)")
+    parser.add_argument(
+        "--p99-limit",
+        type=float,
+        default=100,
+        help="pace: stop adding rooms once the round trip p99 is over this (ms)",
+    )
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        default=0,
+        help="flat out and pace: watchers per friend room (counting what they get)",
+    )
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--servers", default="",
-                        help="drive these running servers (http://host:port,...), start none")
-    parser.add_argument("--server-pids", default="",
-                        help="with --servers: pids to sum CPU/RSS over (default: by port)")
+    parser.add_argument(
+        "--servers",
+        default="",
+        help="drive these running servers (http://host:port,...), start none",
+    )
+    parser.add_argument(
+        "--server-pids",
+        default="",
+        help="with --servers: pids to sum CPU/RSS over (default: by port)",
+    )
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--profile", default=None, help="write the server's cProfile here")
-    parser.add_argument("--server-root", default=str(ROOT),
-                        help="run the server of this checkout (to compare two versions)")
+    parser.add_argument(
+        "--server-root",
+        default=str(ROOT),
+        help="run the server of this checkout (to compare two versions)",
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 

@@ -42,15 +42,24 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from load import cpu_seconds, free_port, healthy  # noqa: E402
 
 
-def start(tmp: Path, env_extra: dict[str, str], command: list[str] | None = None
-          ) -> tuple[subprocess.Popen[bytes], int]:
+def start(
+    tmp: Path, env_extra: dict[str, str], command: list[str] | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = dict(os.environ)
-    env.update({"DATABASE_URL": f"sqlite+aiosqlite:///{tmp / f'b{port}.db'}", "PORT": str(port),
-                "HOST": "127.0.0.1", "LOG_LEVEL": "warning", **env_extra})
+    env.update(
+        {
+            "DATABASE_URL": f"sqlite+aiosqlite:///{tmp / f'b{port}.db'}",
+            "PORT": str(port),
+            "HOST": "127.0.0.1",
+            "LOG_LEVEL": "warning",
+            **env_extra,
+        }
+    )
     log = open(tmp / f"server-{port}.log", "wb")  # noqa: SIM115
-    proc = subprocess.Popen(command or [sys.executable, "-m", "server"], cwd=ROOT, env=env,
-                            stdout=log, stderr=log)
+    proc = subprocess.Popen(
+        command or [sys.executable, "-m", "server"], cwd=ROOT, env=env, stdout=log, stderr=log
+    )
     if healthy(proc, port, 60):
         return proc, port
     proc.kill()
@@ -64,8 +73,7 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-async def healthz_watch(port: int, stop: asyncio.Event, source: str = "127.0.0.250"
-                        ) -> list[float]:
+async def healthz_watch(port: int, stop: asyncio.Event, source: str = "127.0.0.250") -> list[float]:
     """/healthz latencies (s), one after another, until ``stop``."""
     times: list[float] = []
     transport = httpx.AsyncHTTPTransport(local_address=source)
@@ -104,9 +112,11 @@ async def bench_header(tmp: Path) -> None:
         await asyncio.sleep(1)
         stop.set()
         times = await watch
-        print(f"header: sent {sent >> 20} MB of a 120 MB header before the server closed "
-              f"({refused_after:.2f} s); RSS {before:.0f} -> {rss_mb(proc.pid):.0f} MB; "
-              f"/healthz slowest {max(times) * 1000:.1f} ms over {len(times)} requests")
+        print(
+            f"header: sent {sent >> 20} MB of a 120 MB header before the server closed "
+            f"({refused_after:.2f} s); RSS {before:.0f} -> {rss_mb(proc.pid):.0f} MB; "
+            f"/healthz slowest {max(times) * 1000:.1f} ms over {len(times)} requests"
+        )
     finally:
         proc.terminate()
         proc.wait()
@@ -159,10 +169,12 @@ async def bench_halfopen(tmp: Path, count: int = 1500, timeout: float = 10.0) ->
         times = await watch
         for s in socks:
             s.close()
-        print(f"halfopen: {count} half-sent requests from 20 addresses: {refused} refused at "
-              f"once (429), the rest closed by the server within {closed_after:.1f} s "
-              f"(REQUEST_TIMEOUT={timeout:g}); /healthz slowest "
-              f"{max(times) * 1000:.1f} ms over {len(times)} requests")
+        print(
+            f"halfopen: {count} half-sent requests from 20 addresses: {refused} refused at "
+            f"once (429), the rest closed by the server within {closed_after:.1f} s "
+            f"(REQUEST_TIMEOUT={timeout:g}); /healthz slowest "
+            f"{max(times) * 1000:.1f} ms over {len(times)} requests"
+        )
     finally:
         proc.terminate()
         proc.wait()
@@ -227,9 +239,11 @@ async def bench_qr(tmp: Path, per_second: int = 36, seconds: float = 5.0) -> Non
         cpu0 = cpu_seconds(proc.pid)
         statuses: list[int] = []
         async with httpx.AsyncClient(timeout=30) as client:
+
             async def one(i: int) -> None:
-                r = await client.post(f"http://127.0.0.1:{port}/api/qr",
-                                      json={"text": f"/r/{'y' * 30}{i}"})
+                r = await client.post(
+                    f"http://127.0.0.1:{port}/api/qr", json={"text": f"/r/{'y' * 30}{i}"}
+                )
                 statuses.append(r.status_code)
 
             tasks = []
@@ -241,10 +255,12 @@ async def bench_qr(tmp: Path, per_second: int = 36, seconds: float = 5.0) -> Non
         stop.set()
         times = await watch
         ok = statuses.count(200)
-        print(f"qr: {per_qr * 1000:.1f} ms CPU per code; {len(statuses)} asked at "
-              f"{per_second}/s: {ok} made, {statuses.count(503)} busy (503); server CPU "
-              f"{cpu_seconds(proc.pid) - cpu0:.1f} s; /healthz slowest "
-              f"{max(times) * 1000:.1f} ms, median {sorted(times)[len(times) // 2] * 1000:.1f} ms")
+        print(
+            f"qr: {per_qr * 1000:.1f} ms CPU per code; {len(statuses)} asked at "
+            f"{per_second}/s: {ok} made, {statuses.count(503)} busy (503); server CPU "
+            f"{cpu_seconds(proc.pid) - cpu0:.1f} s; /healthz slowest "
+            f"{max(times) * 1000:.1f} ms, median {sorted(times)[len(times) // 2] * 1000:.1f} ms"
+        )
     finally:
         proc.terminate()
         proc.wait()
@@ -254,10 +270,13 @@ async def bench_qr(tmp: Path, per_second: int = 36, seconds: float = 5.0) -> Non
 
 
 def bench_parser(tmp: Path, seconds: float = 3.0) -> None:
-    httptools = [sys.executable, "-c",
-                 "import os, uvicorn; from server.app import create_app; "
-                 "uvicorn.run(create_app(), host='127.0.0.1', port=int(os.environ['PORT']), "
-                 "http='httptools', log_level='warning')"]
+    httptools = [
+        sys.executable,
+        "-c",
+        "import os, uvicorn; from server.app import create_app; "
+        "uvicorn.run(create_app(), host='127.0.0.1', port=int(os.environ['PORT']), "
+        "http='httptools', log_level='warning')",
+    ]
     for name, command in (("httptools (before)", httptools), ("guarded h11 (now)", None)):
         proc, port = start(tmp, {}, command)
         try:
@@ -267,8 +286,10 @@ def bench_parser(tmp: Path, seconds: float = 3.0) -> None:
                 while time.monotonic() < end:
                     client.get(f"http://127.0.0.1:{port}/healthz")
                     n += 1
-            print(f"parser: {name}: {n / seconds:.0f} /healthz requests a second "
-                  "(one keep-alive socket)")
+            print(
+                f"parser: {name}: {n / seconds:.0f} /healthz requests a second "
+                "(one keep-alive socket)"
+            )
         finally:
             proc.terminate()
             proc.wait()

@@ -53,8 +53,11 @@ PROGRESS = 50  # matches between progress lines
 def player(name: str) -> Player:
     if name == "dificil-long":
         tuning = Tuning()
-        return Dificil(replace(tuning, samples=tuning.samples * LONGER,
-                               solver_nodes=tuning.solver_nodes * LONGER))
+        return Dificil(
+            replace(
+                tuning, samples=tuning.samples * LONGER, solver_nodes=tuning.solver_nodes * LONGER
+            )
+        )
     return LEVELS[name]
 
 
@@ -78,8 +81,9 @@ def play_match(args: tuple[int, str, str, str, int]) -> MatchResult:
     names = (strong, weak) if strong_seat == 0 else (weak, strong)
     players = (player(names[0]), player(names[1]))
     rngs = (random.Random(f"{pair}:0"), random.Random(f"{pair}:1"))
-    times: dict[str, list[float]] = {f"{n}{part}": [] for n in (strong, weak)
-                                     for part in ("", " cpu")}
+    times: dict[str, list[float]] = {
+        f"{n}{part}": [] for n in (strong, weak) for part in ("", " cpu")
+    }
     positions: list[Position] = []
     match = Match.new(f"{prefix}-{pair}")
     while not match.finished:
@@ -96,8 +100,16 @@ def play_match(args: tuple[int, str, str, str, int]) -> MatchResult:
             positions.append(position)
         match, _ = match.play(move)
     assert match.winner is not None
-    return MatchResult(index, strong_seat, match.winner, match.scores, len(match.results),
-                       match.move_count, times, positions)
+    return MatchResult(
+        index,
+        strong_seat,
+        match.winner,
+        match.scores,
+        len(match.results),
+        match.move_count,
+        times,
+        positions,
+    )
 
 
 def agree(args: tuple[Position, str]) -> tuple[bool, bool, float]:
@@ -136,29 +148,36 @@ def percentile(sorted_values: list[float], q: float) -> float:
     return sorted_values[rank - 1]
 
 
-def run_matches(pool: ProcessPool | None, strong: str, weak: str, matches: int, prefix: str,
-                keep: int) -> tuple[list[MatchResult], float]:
+def run_matches(
+    pool: ProcessPool | None, strong: str, weak: str, matches: int, prefix: str, keep: int
+) -> tuple[list[MatchResult], float]:
     started = time.perf_counter()
     jobs = [(i, strong, weak, prefix, keep) for i in range(matches)]
     results: list[MatchResult] = []
-    for result in (pool.imap(play_match, jobs) if pool else map(play_match, jobs)):
+    for result in pool.imap(play_match, jobs) if pool else map(play_match, jobs):
         results.append(result)
         if len(results) % PROGRESS == 0 and len(results) < matches:  # a long run shows its way
             wins = sum(r.winner == r.strong_seat for r in results)
-            print(f"  ... {strong} vs {weak}: {rate(wins, len(results))} after "
-                  f"{time.perf_counter() - started:.0f} s", flush=True)
+            print(
+                f"  ... {strong} vs {weak}: {rate(wins, len(results))} after "
+                f"{time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
     return results, time.perf_counter() - started
 
 
-def report(strong: str, weak: str, results: list[MatchResult], seconds: float,
-           workers: int) -> float:
+def report(
+    strong: str, weak: str, results: list[MatchResult], seconds: float, workers: int
+) -> float:
     """Prints the win rate and its details; returns the strong level's win rate."""
     n = len(results)
     wins = sum(r.winner == r.strong_seat for r in results)
-    print(f"\n{strong} vs {weak}: {n} matches ({n // 2} pairs, seats swapped) in "
-          f"{seconds:.0f} s with {workers} worker(s), "
-          f"{sum(r.hands for r in results) / n:.2f} hands and "
-          f"{sum(r.moves for r in results) / n:.0f} moves per match")
+    print(
+        f"\n{strong} vs {weak}: {n} matches ({n // 2} pairs, seats swapped) in "
+        f"{seconds:.0f} s with {workers} worker(s), "
+        f"{sum(r.hands for r in results) / n:.2f} hands and "
+        f"{sum(r.moves for r in results) / n:.0f} moves per match"
+    )
     print(f"  {strong} wins {rate(wins, n)}")
     for seat in (0, 1):
         games = [r for r in results if r.strong_seat == seat]
@@ -184,9 +203,11 @@ def timing(level: str, results: list[MatchResult]) -> tuple[float, float]:
         p50, p99 = percentile(times, 50), percentile(times, 99)
         if not part:
             found = (p50, p99)
-        print(f"  decision time {level} ({what}, {len(times)} decisions, view + legal_moves + "
-              f"choose): p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
-              f"max {times[-1] * 1000:.0f} ms, mean {sum(times) / len(times) * 1000:.1f} ms")
+        print(
+            f"  decision time {level} ({what}, {len(times)} decisions, view + legal_moves + "
+            f"choose): p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+            f"max {times[-1] * 1000:.0f} ms, mean {sum(times) / len(times) * 1000:.1f} ms"
+        )
     return found
 
 
@@ -212,18 +233,36 @@ def time_legal_moves(positions: list[Position], min_seconds: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--matches", type=int, default=400,
-                        help="matches per pairing (rounded up to pairs)")
-    parser.add_argument("--normal-matches", type=int, default=None,
-                        help="Normal vs Fácil matches (default: --matches)")
+    parser.add_argument(
+        "--matches", type=int, default=400, help="matches per pairing (rounded up to pairs)"
+    )
+    parser.add_argument(
+        "--normal-matches",
+        type=int,
+        default=None,
+        help="Normal vs Fácil matches (default: --matches)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes for the matches")
     parser.add_argument("--prefix", default="selfplay", help="deck seed prefix")
-    parser.add_argument("--agreement", type=int, default=200,
-                        help="Difícil positions compared with the ten-times-longer search")
-    parser.add_argument("--skip", choices=["dificil", "normal"], action="append", default=[],
-                        help="leave a pairing out")
-    parser.add_argument("--random-matches", type=int, default=50,
-                        help="random-play matches for the engine throughput")
+    parser.add_argument(
+        "--agreement",
+        type=int,
+        default=200,
+        help="Difícil positions compared with the ten-times-longer search",
+    )
+    parser.add_argument(
+        "--skip",
+        choices=["dificil", "normal"],
+        action="append",
+        default=[],
+        help="leave a pairing out",
+    )
+    parser.add_argument(
+        "--random-matches",
+        type=int,
+        default=50,
+        help="random-play matches for the engine throughput",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 if a goal is missed")
     args = parser.parse_args(argv)
     matches = args.matches + args.matches % 2
@@ -235,34 +274,39 @@ def main(argv: list[str] | None = None) -> int:
     try:
         engine_positions: list[Position] = []
         if "normal" not in args.skip:
-            results, seconds = run_matches(pool, "normal", "facil", normal_matches,
-                                           args.prefix, 40)
+            results, seconds = run_matches(pool, "normal", "facil", normal_matches, args.prefix, 40)
             won = report("normal", "facil", results, seconds, args.workers)
             _, normal_p99 = timing("normal", results)
             timing("facil", results)
             goals += [
-                (f"Normal wins >= {GOALS['normal_vs_facil']:.0%} against Fácil",
-                 won >= GOALS["normal_vs_facil"]),
-                (f"Normal p99 <= {GOALS['normal_p99_s'] * 1000:.0f} ms",
-                 normal_p99 <= GOALS["normal_p99_s"]),
+                (
+                    f"Normal wins >= {GOALS['normal_vs_facil']:.0%} against Fácil",
+                    won >= GOALS["normal_vs_facil"],
+                ),
+                (
+                    f"Normal p99 <= {GOALS['normal_p99_s'] * 1000:.0f} ms",
+                    normal_p99 <= GOALS["normal_p99_s"],
+                ),
             ]
             engine_positions = [p for r in results for p in r.positions]
         if "dificil" not in args.skip:
             keep = max(4, args.agreement // 8)  # matches whose positions are kept
-            results, seconds = run_matches(pool, "dificil", "normal", matches, args.prefix,
-                                           keep)
+            results, seconds = run_matches(pool, "dificil", "normal", matches, args.prefix, keep)
             won = report("dificil", "normal", results, seconds, args.workers)
             p50, p99 = timing("dificil", results)
             timing("normal", results)
             goals += [
-                (f"Difícil wins >= {GOALS['dificil_vs_normal']:.0%} against Normal",
-                 won >= GOALS["dificil_vs_normal"]),
+                (
+                    f"Difícil wins >= {GOALS['dificil_vs_normal']:.0%} against Normal",
+                    won >= GOALS["dificil_vs_normal"],
+                ),
                 (f"Difícil p50 <= {GOALS['dificil_p50_s']} s", p50 <= GOALS["dificil_p50_s"]),
                 (f"Difícil p99 <= {GOALS['dificil_p99_s']} s", p99 <= GOALS["dificil_p99_s"]),
             ]
             positions = [p for r in results for p in r.positions]
             picked = random.Random("agreement").sample(
-                positions, min(args.agreement, len(positions)))
+                positions, min(args.agreement, len(positions))
+            )
             if picked:
                 jobs = [(p, f"agree-{i}") for i, p in enumerate(picked)]
                 checks = pool.map(agree, jobs, chunksize=1) if pool else [agree(j) for j in jobs]
@@ -270,9 +314,11 @@ def main(argv: list[str] | None = None) -> int:
                 last = [c for c in checks if c[1]]
                 before = [c for c in checks if not c[1]]
                 print(f"\nDifícil agrees with a search {LONGER}x longer: {rate(same, len(checks))}")
-                print(f"  before the last deal: {rate(sum(c[0] for c in before), len(before))}; "
-                      f"in the last deal (exact solver, both): "
-                      f"{rate(sum(c[0] for c in last), len(last))}")
+                print(
+                    f"  before the last deal: {rate(sum(c[0] for c in before), len(before))}; "
+                    f"in the last deal (exact solver, both): "
+                    f"{rate(sum(c[0] for c in last), len(last))}"
+                )
     finally:
         if pool is not None:
             pool.close()
@@ -280,18 +326,24 @@ def main(argv: list[str] | None = None) -> int:
 
     if engine_positions:
         per_second = time_legal_moves(engine_positions, 2.0)
-        print(f"\nlegal_moves: {per_second:,.0f} positions/s over {len(engine_positions)} "
-              "positions of Normal's games")
+        print(
+            f"\nlegal_moves: {per_second:,.0f} positions/s over {len(engine_positions)} "
+            "positions of Normal's games"
+        )
         goals.append(("legal_moves >= 20,000/s", per_second >= GOALS["legal_moves_per_s"]))
     if args.random_matches:
         start = time.perf_counter()
         total_moves = sum(random_match(seed) for seed in range(args.random_matches))
         elapsed = time.perf_counter() - start
-        print(f"Random play: {args.random_matches / elapsed:.1f} matches/s "
-              f"({total_moves / elapsed:,.0f} moves/s, one process)")
+        print(
+            f"Random play: {args.random_matches / elapsed:.1f} matches/s "
+            f"({total_moves / elapsed:,.0f} moves/s, one process)"
+        )
     load = os.getloadavg()
-    print(f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
-          f"{os.cpu_count()} CPUs (wall times suffer when it exceeds the CPUs)")
+    print(
+        f"Load average at the end: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on "
+        f"{os.cpu_count()} CPUs (wall times suffer when it exceeds the CPUs)"
+    )
     for name, ok in goals:
         print(f"  [{'ok' if ok else 'MISSED'}] {name}")
     return 1 if args.strict and not all(ok for _, ok in goals) else 0

@@ -12,12 +12,17 @@ OUT = Path(__file__).resolve().parents[1] / "client" / "icons"
 FELT = (13, 92, 58)
 WHITE = (255, 255, 255)
 RED = (179, 0, 27)
-SIZES = {"icon-192.png": (192, False), "icon-512.png": (512, False),
-         "icon-maskable-512.png": (512, True), "apple-touch-icon.png": (180, True)}
+SIZES = {
+    "icon-192.png": (192, False),
+    "icon-512.png": (512, False),
+    "icon-maskable-512.png": (512, True),
+    "apple-touch-icon.png": (180, True),
+}
 
 
-def inside_rounded(x: float, y: float, x0: float, y0: float, x1: float, y1: float,
-                   r: float) -> bool:
+def inside_rounded(
+    x: float, y: float, x0: float, y0: float, x1: float, y1: float, r: float
+) -> bool:
     if not (x0 <= x <= x1 and y0 <= y <= y1):
         return False
     cx = min(max(x, x0 + r), x1 - r)
@@ -59,8 +64,12 @@ def png(size: int, full_bleed: bool) -> bytes:
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
 
     header = struct.pack(">IIBBBBB", size, size, 8, 6, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
+        + chunk(b"IEND", b"")
+    )
 
 
 def main() -> None:

@@ -51,15 +51,18 @@ def main(argv: list[str]) -> int:
                 ):
                     print(name)
         return 0
-    print(f"{'file':32} {'killed':>6} {'timeout':>7} {'survived':>8} {'no tests':>8}"
-          f" {'other':>5} {'not run':>7} {'score':>7}")
+    print(
+        f"{'file':32} {'killed':>6} {'timeout':>7} {'survived':>8} {'no tests':>8}"
+        f" {'other':>5} {'not run':>7} {'score':>7}"
+    )
     totals: Counter[str] = Counter()
     survivors: list[str] = []
     for meta in metas:
         codes = json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
         counts = Counter(verdict(code) for code in codes.values())
-        survivors += sorted(k for k, code in codes.items()
-                            if verdict(code) not in ("killed", "timeout", "not run"))
+        survivors += sorted(
+            k for k, code in codes.items() if verdict(code) not in ("killed", "timeout", "not run")
+        )
         totals.update(counts)
         print(row(str(meta.relative_to(ROOT / "mutants"))[: -len(".meta")], counts))
     print(row("all", totals))
@@ -74,8 +77,10 @@ def row(name: str, counts: Counter[str]) -> str:
     killed = counts["killed"] + counts["timeout"]
     judged = killed + counts["survived"] + counts["no tests"] + counts["other"]
     score = f"{100 * killed / judged:6.1f}%" if judged else "      -"
-    return (f"{name:32} {counts['killed']:6} {counts['timeout']:7} {counts['survived']:8}"
-            f" {counts['no tests']:8} {counts['other']:5} {counts['not run']:7} {score}")
+    return (
+        f"{name:32} {counts['killed']:6} {counts['timeout']:7} {counts['survived']:8}"
+        f" {counts['no tests']:8} {counts['other']:5} {counts['not run']:7} {score}"
+    )
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ WS_MAX_SIZE = 4096  # bytes per incoming websocket frame; bigger ones close the 
 
 def main() -> None:
     settings = Settings.from_env()
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     # Fewer collections of young objects: each view and message makes many short-lived
     # dicts, and every full pass walks all live rooms' and sockets' objects.
     gc.set_threshold(10_000, 20, 20)
@@ -37,12 +38,15 @@ def main() -> None:
         sys.exit(1)
     app = create_app(settings)
     files = raise_file_limit()
-    gate = ConnectionGate(min(settings.max_connections, max(16, files - FD_HEADROOM)),
-                          settings.max_connections_per_address,
-                          TrustedProxies(settings.forwarded_allow_ips))
+    gate = ConnectionGate(
+        min(settings.max_connections, max(16, files - FD_HEADROOM)),
+        settings.max_connections_per_address,
+        TrustedProxies(settings.forwarded_allow_ips),
+    )
     http, ws = guarded_protocols(gate, settings.request_timeout)
-    logging.getLogger("server").info("open files allowed: %d; connections allowed: %d",
-                                     files, gate.total)
+    logging.getLogger("server").info(
+        "open files allowed: %d; connections allowed: %d", files, gate.total
+    )
     uvicorn.run(
         app,
         host=settings.host,

@@ -82,13 +82,31 @@ SHORT_CODE_MAX = 12  # a rejoin code this long or shorter is the short one (lobb
 # the HTTP status of each API error code (the use cases say what happened; this says how
 # HTTP puts it)
 STATUS = {
-    "bad_request": 400, "bad_mode": 400, "bad_level": 400, "bad_name": 400, "bad_key": 400,
-    "bad_qr_text": 400, "bad_token": 401, "bad_origin": 403, "invite_unknown": 404,
-    "room_unknown": 404, "code_unknown": 404, "not_found": 404, "room_full": 409,
-    "code_expired": 410, "code_used": 410, "rate_limited": 429, "server_error": 500,
+    "bad_request": 400,
+    "bad_mode": 400,
+    "bad_level": 400,
+    "bad_name": 400,
+    "bad_key": 400,
+    "bad_qr_text": 400,
+    "bad_token": 401,
+    "bad_origin": 403,
+    "invite_unknown": 404,
+    "room_unknown": 404,
+    "code_unknown": 404,
+    "not_found": 404,
+    "room_full": 409,
+    "code_expired": 410,
+    "code_used": 410,
+    "rate_limited": 429,
+    "server_error": 500,
     "reconnecting": 503,
-    "bad_host": 400, "busy": 503, "bad_turns": 400, "bad_tokens": 400, "bad_match": 404,
-    "not_finished": 409, "replay_unknown": 404,
+    "bad_host": 400,
+    "busy": 503,
+    "bad_turns": 400,
+    "bad_tokens": 400,
+    "bad_match": 404,
+    "not_finished": 409,
+    "replay_unknown": 404,
 }
 
 
@@ -126,8 +144,7 @@ async def limited(request: Request, name: str) -> None:
         raise ApiError("rate_limited", "Demasiados intentos. Espera un momento.")
 
 
-CODES_PAUSED = ("Hubo demasiados intentos con códigos equivocados. Espera un minuto "
-                "o usa el enlace.")
+CODES_PAUSED = "Hubo demasiados intentos con códigos equivocados. Espera un minuto o usa el enlace."
 
 
 async def budget_of(request: Request, name: str) -> Budget:
@@ -138,8 +155,9 @@ async def budget_of(request: Request, name: str) -> Budget:
 
 
 async def read_json(request: Request) -> dict[str, Any]:
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
-                          settings_of(request)):
+    if not origin_allowed(
+        request.headers.get("origin"), request.headers.get("host"), settings_of(request)
+    ):
         raise ApiError("bad_origin")
     body = b""
     try:
@@ -190,8 +208,9 @@ def api(handler: Handler) -> Handler:
 async def create_room(request: Request) -> Response:
     await limited(request, "rooms_limit")
     data = await read_json(request)
-    answer = await lobby_of(request).create(data.get("mode"), data.get("level"),
-                                            data.get("name"), data.get("turns", False))
+    answer = await lobby_of(request).create(
+        data.get("mode"), data.get("level"), data.get("name"), data.get("turns", False)
+    )
     return JSONResponse(answer, status_code=201)
 
 
@@ -214,8 +233,7 @@ async def join_room(request: Request) -> Response:
     data = await read_json(request)
     budget = await budget_of(request, "invite_failures")
     try:
-        answer = await lobby_of(request).join(data.get("invite"), data.get("name"),
-                                              data.get("key"))
+        answer = await lobby_of(request).join(data.get("invite"), data.get("name"), data.get("key"))
     except ApiError as exc:
         if exc.code == "invite_unknown":
             await budget.charge()
@@ -291,8 +309,11 @@ async def qr_svg(request: Request) -> Response:
 
 
 def spanish_page(text: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
-    return HTMLResponse(f"<!doctype html><meta charset=utf-8><title>Casino</title><p>{text}</p>",
-                        status_code=status, headers=headers)
+    return HTMLResponse(
+        f"<!doctype html><meta charset=utf-8><title>Casino</title><p>{text}</p>",
+        status_code=status,
+        headers=headers,
+    )
 
 
 async def index_page(request: Request) -> Response:
@@ -317,9 +338,10 @@ async def healthz(request: Request) -> Response:
     so that a load balancer sends players elsewhere meanwhile."""
     registry = registry_of(request)
     held = registry.lease.held
-    return JSONResponse({"ok": held, "node": registry.node,
-                         "rooms_in_memory": len(registry.rooms)},
-                        status_code=200 if held else 503)
+    return JSONResponse(
+        {"ok": held, "node": registry.node, "rooms_in_memory": len(registry.rooms)},
+        status_code=200 if held else 503,
+    )
 
 
 # -- the websocket -------------------------------------------------------------------------
@@ -405,8 +427,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     registry = registry_of(websocket)
     hub: Fanout = websocket.app.state.hub
     await websocket.accept()
-    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
-                          settings):
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings):
         await websocket.send_text(ProtocolError("bad_origin").to_text())
         await websocket.close(CLOSE_POLICY)
         return
@@ -462,15 +483,17 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         if seat is not None:
             hub.unregister(seat.room, seat.seat, conn.id)
             with contextlib.suppress(Exception):
-                await registry.call(seat.room, Unwatch(conn.id) if seat.watching
-                                    else Detach(seat.seat, conn.id))
+                await registry.call(
+                    seat.room, Unwatch(conn.id) if seat.watching else Detach(seat.seat, conn.id)
+                )
         conn.close(CLOSE_NORMAL)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5)
 
 
-async def hello(registry: RoomRegistry, hub: Fanout, conn: Connection,
-                message: ClientMessage) -> Seat:
+async def hello(
+    registry: RoomRegistry, hub: Fanout, conn: Connection, message: ClientMessage
+) -> Seat:
     """The first message of a connection: whose seat it is, or which room it watches."""
     if isinstance(message, WatchMsg):
         return await watch(registry, hub, conn, message)
@@ -490,8 +513,7 @@ async def hello(registry: RoomRegistry, hub: Fanout, conn: Connection,
     return seat
 
 
-async def watch(registry: RoomRegistry, hub: Fanout, conn: Connection,
-                message: WatchMsg) -> Seat:
+async def watch(registry: RoomRegistry, hub: Fanout, conn: Connection, message: WatchMsg) -> Seat:
     """A watcher's first message: the room of the watch code (the room's actor sends the
     watcher's welcome)."""
     room_id = await registry.deps.storage.room_for_watch(message.code)
@@ -513,13 +535,15 @@ async def watch(registry: RoomRegistry, hub: Fanout, conn: Connection,
     return seat
 
 
-async def dispatch(registry: RoomRegistry, seat: Seat, conn: Connection,
-                   message: ClientMessage) -> None:
+async def dispatch(
+    registry: RoomRegistry, seat: Seat, conn: Connection, message: ClientMessage
+) -> None:
     """One message from a seat that said hello (or a watcher): each kind to its room
     command. A watcher may only ping."""
     if seat.watching and not isinstance(message, Ping):
-        raise ProtocolError("already_hello" if isinstance(message, Hello | WatchMsg)
-                            else "watch_only")
+        raise ProtocolError(
+            "already_hello" if isinstance(message, Hello | WatchMsg) else "watch_only"
+        )
     match message:
         case MoveMsg(move, seq, move_id):
             answer = await registry.call(seat.room, Submit(seat.seat, move, seq, move_id))
@@ -590,9 +614,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         # the shared rate limits use the hub's client (server/shared_limits.py)
         app.state.redis = redis_hub.redis if redis_hub is not None else None
         ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
-        app.state.registry = registry = RoomRegistry(storage, app.state.hub, settings,
-                                                     ai_pool.choose, node=node,
-                                                     peers=redis_hub)
+        app.state.registry = registry = RoomRegistry(
+            storage, app.state.hub, settings, ai_pool.choose, node=node, peers=redis_hub
+        )
         await registry.lease.renew()  # our lease first: then no one takes our new rooms
         if redis_hub is not None:
             redis_hub.on_call = registry.call_here
@@ -601,8 +625,11 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         lease = asyncio.create_task(registry.lease.run())
         app.state.lobby = Lobby(registry)
         app.state.games = Games(registry)
-        purger = (asyncio.create_task(run_purges(registry, settings))
-                  if settings.purge_interval > 0 else None)
+        purger = (
+            asyncio.create_task(run_purges(registry, settings))
+            if settings.purge_interval > 0
+            else None
+        )
         # Everything made so far (modules, classes, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which otherwise pause every
         # room for tens of milliseconds once there are thousands of sockets.
@@ -625,23 +652,27 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             await ai_pool.close()
             await storage.close()
 
-    app = Starlette(routes=routes(settings), lifespan=lifespan,
-                    exception_handlers={HTTPException: http_error},
-                    middleware=[Middleware(SecurityMiddleware, settings=settings)])
+    app = Starlette(
+        routes=routes(settings),
+        lifespan=lifespan,
+        exception_handlers={HTTPException: http_error},
+        middleware=[Middleware(SecurityMiddleware, settings=settings)],
+    )
     add_compression(app)  # outermost: it compresses the security layer's answers too
     app.state.settings = settings
     # with Redis the limits hold across processes (server/shared_limits.py); its client is
     # the lifespan's, so until it is made (and whenever Redis is away) they count here
-    link = (RedisLink(lambda: getattr(app.state, "redis", None), settings.redis_prefix)
-            if settings.redis_url else None)
+    link = (
+        RedisLink(lambda: getattr(app.state, "redis", None), settings.redis_prefix)
+        if settings.redis_url
+        else None
+    )
     app.state.rooms_limit = rate_limit(link, "rooms", settings.rate_rooms_per_min)
     app.state.join_limit = rate_limit(link, "join", settings.rate_join_per_min)
     app.state.qr_limit = rate_limit(link, "qr", settings.rate_qr_per_min)
     app.state.games_limit = rate_limit(link, "games", settings.rate_games_per_min)
     app.state.replays_limit = rate_limit(link, "replays", settings.rate_replays_per_min)
-    app.state.invite_failures = failure_budget(link, "invite-codes",
-                                               settings.code_failures_per_min)
-    app.state.rejoin_failures = failure_budget(link, "rejoin-codes",
-                                               settings.code_failures_per_min)
+    app.state.invite_failures = failure_budget(link, "invite-codes", settings.code_failures_per_min)
+    app.state.rejoin_failures = failure_budget(link, "rejoin-codes", settings.code_failures_per_min)
     app.state.qr = QrMaker()
     return app

@@ -65,8 +65,9 @@ def node_of(conn: str) -> str:
 def is_outage(exc: BaseException) -> bool:
     """The database or Redis could not be reached (not a bug, not a refusal): the player is
     told the server is reconnecting, and nothing acknowledged is lost."""
-    if isinstance(exc, (OperationalError, InterfaceError, RedisError, ConnectionError,
-                        TimeoutError, OSError)):
+    if isinstance(
+        exc, (OperationalError, InterfaceError, RedisError, ConnectionError, TimeoutError, OSError)
+    ):
         return True
     return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
@@ -162,8 +163,9 @@ class Lease:
     owner died reconnect). A process that could not renew for a whole lease stops its rooms
     (another process may hold them by now) until it renews again."""
 
-    def __init__(self, registry: RoomRegistry, lease_seconds: float,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, registry: RoomRegistry, lease_seconds: float, clock: Callable[[], float] = time.time
+    ) -> None:
         self.registry = registry
         self.lease_seconds = lease_seconds
         self.clock = clock
@@ -196,8 +198,11 @@ class Lease:
                 raise
             except Exception as exc:
                 if not self._failing:
-                    log.warning("cannot renew the lease of %s: %s", self.registry.node,
-                                exc if is_outage(exc) else repr(exc))
+                    log.warning(
+                        "cannot renew the lease of %s: %s",
+                        self.registry.node,
+                        exc if is_outage(exc) else repr(exc),
+                    )
                     self._failing = True
                 if not self.held:
                     self.registry.drop_all()
@@ -205,6 +210,16 @@ class Lease:
 
 
 __all__ = [
-    "Lease", "NotOwner", "PeerGone", "Peers", "command_from_wire", "command_to_wire",
-    "error_from_wire", "error_to_wire", "is_outage", "new_conn_id", "new_node_id", "node_of",
+    "Lease",
+    "NotOwner",
+    "PeerGone",
+    "Peers",
+    "command_from_wire",
+    "command_to_wire",
+    "error_from_wire",
+    "error_to_wire",
+    "is_outage",
+    "new_conn_id",
+    "new_node_id",
+    "node_of",
 ]

@@ -97,8 +97,13 @@ class Settings:
         )
         public = e.get("PUBLIC_ORIGIN", "").strip().rstrip("/")
         parts = urlsplit(public)
-        if public and (parts.scheme not in ("http", "https") or not parts.hostname
-                       or parts.path or parts.query or parts.fragment):
+        if public and (
+            parts.scheme not in ("http", "https")
+            or not parts.hostname
+            or parts.path
+            or parts.query
+            or parts.fragment
+        ):
             raise ValueError(f"PUBLIC_ORIGIN must look like https://casino.example, not {public!r}")
         sync = e.get("SQLITE_SYNCHRONOUS", "FULL").upper()
         if sync not in ("FULL", "NORMAL", "EXTRA"):
@@ -132,8 +137,9 @@ class Settings:
             ),
             public_origin=public,
             max_connections=_number(e, "MAX_CONNECTIONS", cls.max_connections),
-            max_connections_per_address=_number(e, "MAX_CONNECTIONS_PER_ADDRESS",
-                                                cls.max_connections_per_address),
+            max_connections_per_address=_number(
+                e, "MAX_CONNECTIONS_PER_ADDRESS", cls.max_connections_per_address
+            ),
             request_timeout=_number(e, "REQUEST_TIMEOUT", cls.request_timeout),
             keep_alive_timeout=_number(e, "KEEP_ALIVE_TIMEOUT", cls.keep_alive_timeout),
             max_header_bytes=_number(e, "MAX_HEADER_BYTES", cls.max_header_bytes),
@@ -141,8 +147,7 @@ class Settings:
             rate_qr_per_min=_number(e, "RATE_QR_PER_MIN", cls.rate_qr_per_min),
             rate_games_per_min=_number(e, "RATE_GAMES_PER_MIN", cls.rate_games_per_min),
             rate_replays_per_min=_number(e, "RATE_REPLAYS_PER_MIN", cls.rate_replays_per_min),
-            code_failures_per_min=_number(e, "CODE_FAILURES_PER_MIN",
-                                          cls.code_failures_per_min),
+            code_failures_per_min=_number(e, "CODE_FAILURES_PER_MIN", cls.code_failures_per_min),
             redis_prefix=e.get("REDIS_PREFIX", "").strip() or cls.redis_prefix,
             purge_interval=_number(e, "PURGE_INTERVAL", cls.purge_interval),
             purge_rooms_after=_number(e, "PURGE_ROOMS_AFTER", cls.purge_rooms_after),

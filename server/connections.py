@@ -46,21 +46,35 @@ def raise_file_limit() -> int:
 
 
 def answer(status: int, reason: str, code: str, message: str) -> bytes:
-    body = json.dumps({"error": {"code": code, "message": message}},
-                      ensure_ascii=False).encode()
-    head = (f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n")
+    body = json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    )
     return head.encode() + body
 
 
-BUSY = answer(503, "Service Unavailable", "busy",
-              "El servidor está lleno ahora mismo. Prueba otra vez en un momento.")
-TOO_MANY = answer(429, "Too Many Requests", "too_many_connections",
-                  "Hay demasiadas conexiones abiertas desde tu red. Cierra algunas pestañas.")
-BAD_REQUEST = answer(400, "Bad Request", "bad_request",
-                     "No entendimos esa petición (¿encabezados demasiado grandes?).")
-TIMEOUT = answer(408, "Request Timeout", "request_timeout",
-                 "La petición tardó demasiado en llegar.")
+BUSY = answer(
+    503,
+    "Service Unavailable",
+    "busy",
+    "El servidor está lleno ahora mismo. Prueba otra vez en un momento.",
+)
+TOO_MANY = answer(
+    429,
+    "Too Many Requests",
+    "too_many_connections",
+    "Hay demasiadas conexiones abiertas desde tu red. Cierra algunas pestañas.",
+)
+BAD_REQUEST = answer(
+    400,
+    "Bad Request",
+    "bad_request",
+    "No entendimos esa petición (¿encabezados demasiado grandes?).",
+)
+TIMEOUT = answer(
+    408, "Request Timeout", "request_timeout", "La petición tardó demasiado en llegar."
+)
 
 
 class TrustedProxies:
@@ -195,7 +209,10 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
 def guarded_protocols(gate: ConnectionGate, request_timeout: float) -> tuple[type[Any], type[Any]]:
     """The (http, ws) protocol classes to give ``uvicorn.run``, sharing ``gate``."""
-    http = type("CasinoHttpProtocol", (GuardedH11Protocol,),
-                {"gate": gate, "request_timeout": request_timeout})
+    http = type(
+        "CasinoHttpProtocol",
+        (GuardedH11Protocol,),
+        {"gate": gate, "request_timeout": request_timeout},
+    )
     ws = type("CasinoWebSocketProtocol", (GuardedWebSocketProtocol,), {"gate": gate})
     return http, ws

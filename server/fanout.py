@@ -35,8 +35,9 @@ class Fanout(Protocol):
         """Sends ``text`` to the sockets held here of room ``room_id`` and closes them."""
         ...
 
-    async def publish(self, room_id: str, seat: int, conn: str, text: str,
-                      close: int | None = None) -> None:
+    async def publish(
+        self, room_id: str, seat: int, conn: str, text: str, close: int | None = None
+    ) -> None:
         """Sends ``text`` to that connection (then closes it with ``close``, if given);
         frames to one connection arrive in the order they were published. A connection
         that is gone drops them."""
@@ -55,12 +56,14 @@ class LocalHub:
     def unregister(self, room_id: str, seat: int, conn: str) -> None:
         self._sinks.pop((room_id, seat, conn), None)
 
-    async def publish(self, room_id: str, seat: int, conn: str, text: str,
-                      close: int | None = None) -> None:
+    async def publish(
+        self, room_id: str, seat: int, conn: str, text: str, close: int | None = None
+    ) -> None:
         self.deliver(room_id, seat, conn, text, close)
 
-    def deliver(self, room_id: str, seat: int, conn: str, text: str,
-                close: int | None = None) -> None:
+    def deliver(
+        self, room_id: str, seat: int, conn: str, text: str, close: int | None = None
+    ) -> None:
         """To a connection of this process (dropped if it is gone)."""
         sink = self._sinks.get((room_id, seat, conn))
         if sink is None:

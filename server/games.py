@@ -76,18 +76,25 @@ class Games:
         last = game.last_move_at or game.created_at
         finished = game.match_no - 1 + (game.status == "finished")
         return {
-            "room": game.room_id, "seat": seat, "mode": game.mode, "turns": game.turns,
-            "status": game.status, "match": game.match_no, "names": list(game.names),
+            "room": game.room_id,
+            "seat": seat,
+            "mode": game.mode,
+            "turns": game.turns,
+            "status": game.status,
+            "match": game.match_no,
+            "names": list(game.names),
             "opponent": {
                 "name": COMPUTER_NAME if computer else game.names[other],
                 "kind": "computer" if computer else "person",
                 "level": game.level if computer else game.takeover[other],
             },
-            "scores": list(scores), "turn": turn,
+            "scores": list(scores),
+            "turn": turn,
             "my_turn": game.status == "playing" and turn == seat,
             "waits_for_me": waits_for(game, turn),
             "rematch": list(game.rematch),
-            "last_move_ago": max(0, round(now - last)), "moved": game.last_move_at is not None,
+            "last_move_ago": max(0, round(now - last)),
+            "moved": game.last_move_at is not None,
             "finished_matches": finished,
         }
 
@@ -96,8 +103,9 @@ class Games:
     async def _code(self, room_id: str, match_no: int) -> str:
         """The match's replay code: derived with the server's key, so asking twice (or
         two seats at once) gives the same one; the room id is never in a link."""
-        digest = hmac.new(await self.storage.token_key(), f"replay:{room_id}:{match_no}".encode(),
-                          hashlib.sha256).digest()
+        digest = hmac.new(
+            await self.storage.token_key(), f"replay:{room_id}:{match_no}".encode(), hashlib.sha256
+        ).digest()
         return base64.urlsafe_b64encode(digest).decode()[:REPLAY_CODE_LEN]
 
     async def replay_link(self, token: object, match: object) -> dict[str, Any]:
@@ -113,8 +121,9 @@ class Games:
             raise ApiError("bad_match")
         if not stored.finished:
             raise ApiError("not_finished")
-        code = await self.storage.add_replay_link(await self._code(found[0], match), found[0],
-                                                  match)
+        code = await self.storage.add_replay_link(
+            await self._code(found[0], match), found[0], match
+        )
         return {"code": code, "url": f"/p/{code}", "match": match}
 
     async def replay(self, code: object) -> dict[str, Any]:

@@ -36,8 +36,14 @@ class SlidingLimit:
     """At most ``limit`` events per key in any ``window`` seconds. At most ``max_keys`` keys
     are remembered: beyond that the least recently seen one is forgotten."""
 
-    def __init__(self, limit: int, window: float = 60.0, *, max_keys: int = 100_000,
-                 clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self,
+        limit: int,
+        window: float = 60.0,
+        *,
+        max_keys: int = 100_000,
+        clock: Clock = time.monotonic,
+    ) -> None:
         self.limit = limit
         self.window = window
         self.max_keys = max_keys

@@ -81,12 +81,14 @@ class Lobby:
         the same key gets the same token)."""
         if key is None:
             return new_token()
-        digest = hmac.new(await self.storage.token_key(), f"{purpose}:{ident}:{key}".encode(),
-                          hashlib.sha256).digest()
+        digest = hmac.new(
+            await self.storage.token_key(), f"{purpose}:{ident}:{key}".encode(), hashlib.sha256
+        ).digest()
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
-    async def create(self, mode: object, level: object, name: object,
-                     turns: object = False) -> dict[str, Any]:
+    async def create(
+        self, mode: object, level: object, name: object, turns: object = False
+    ) -> dict[str, Any]:
         if mode not in ("computer", "friend"):
             raise ApiError("bad_mode")
         if not isinstance(turns, bool) or (turns and mode != "friend"):
@@ -99,17 +101,30 @@ class Lobby:
         invite = new_code(INVITE_LEN) if mode == "friend" else None
         computer = mode == "computer"
         state = RoomState(
-            id=room_id, mode="computer" if computer else "friend",
-            level=str(level) if computer else None, seed=secrets.token_hex(16), match_no=1,
-            match_start_seq=0, seq=0, version=0,
-            names=(name0, COMPUTER_NAME if computer else None), invite=invite,
-            seats=(SeatState("arriving", time.time()), SeatState()), turns=turns,
+            id=room_id,
+            mode="computer" if computer else "friend",
+            level=str(level) if computer else None,
+            seed=secrets.token_hex(16),
+            match_no=1,
+            match_start_seq=0,
+            seq=0,
+            version=0,
+            names=(name0, COMPUTER_NAME if computer else None),
+            invite=invite,
+            seats=(SeatState("arriving", time.time()), SeatState()),
+            turns=turns,
             watch=new_code(WATCH_LEN),
         )
-        await self.storage.create_room(state, "playing" if computer else "waiting",
-                                       hash_secret(token))
-        answer: dict[str, Any] = {"room": room_id, "seat": 0, "token": token, "turns": turns,
-                                  "watch_url": f"/v/{state.watch}"}
+        await self.storage.create_room(
+            state, "playing" if computer else "waiting", hash_secret(token)
+        )
+        answer: dict[str, Any] = {
+            "room": room_id,
+            "seat": 0,
+            "token": token,
+            "turns": turns,
+            "watch_url": f"/v/{state.watch}",
+        }
         if invite is not None:
             answer.update(invite=invite, invite_url=f"/j/{invite}")
         return answer
@@ -172,8 +187,9 @@ class Lobby:
         raise ApiError("server_error")  # pragma: no cover - five collisions in a row
 
     async def rejoin(self, code: object, key: object) -> dict[str, Any]:
-        text = plain_text(code.replace(" ", "") if isinstance(code, str) else code, 64,
-                          "code_unknown")
+        text = plain_text(
+            code.replace(" ", "") if isinstance(code, str) else code, 64, "code_unknown"
+        )
         candidate = normalize_code(text) if len(text) <= 12 else text
         client_key = retry_key(key)
         code_hash = hash_secret(candidate)

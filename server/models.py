@@ -25,8 +25,9 @@ metadata = MetaData()
 
 def _room_id(*, primary_key: bool = False) -> Column[str]:
     """The owning room of a row (seats, moves, finished matches, rejoin codes)."""
-    return Column("room_id", String(32), ForeignKey("rooms.id"), primary_key=primary_key,
-                  nullable=False)
+    return Column(
+        "room_id", String(32), ForeignKey("rooms.id"), primary_key=primary_key, nullable=False
+    )
 
 
 def _serial_id() -> Column[int]:

@@ -31,20 +31,64 @@ INVISIBLE = frozenset(
 )
 
 # Look-alikes of Latin letters, and digits written for letters, for the comparison only.
-CONFUSABLES = str.maketrans({
-    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
-    "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ԁ": "d", "ս": "u",
-    "α": "a", "β": "b", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p",
-    "τ": "t", "υ": "u", "χ": "x", "μ": "u", "ɑ": "a", "ı": "i",
-    "0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a",
-})
+CONFUSABLES = str.maketrans(
+    {
+        "а": "a",
+        "в": "b",
+        "е": "e",
+        "к": "k",
+        "м": "m",
+        "н": "h",
+        "о": "o",
+        "р": "p",
+        "с": "c",
+        "т": "t",
+        "у": "y",
+        "х": "x",
+        "і": "i",
+        "ј": "j",
+        "ԁ": "d",
+        "ս": "u",
+        "α": "a",
+        "β": "b",
+        "ε": "e",
+        "ι": "i",
+        "κ": "k",
+        "ν": "v",
+        "ο": "o",
+        "ρ": "p",
+        "τ": "t",
+        "υ": "u",
+        "χ": "x",
+        "μ": "u",
+        "ɑ": "a",
+        "ı": "i",
+        "0": "o",
+        "1": "l",
+        "3": "e",
+        "4": "a",
+        "5": "s",
+        "7": "t",
+        "8": "b",
+        "@": "a",
+    }
+)
 
 # Skeletons (see ``skeleton``) a person's name must not contain or be.
 RESERVED_PARTS = ("computador", "computer")
-RESERVED_NAMES = frozenset({
-    "compu", "casino", "servidor", "sistema", "admin", "administrador", "moderador",
-    "maquina", "bot",
-})
+RESERVED_NAMES = frozenset(
+    {
+        "compu",
+        "casino",
+        "servidor",
+        "sistema",
+        "admin",
+        "administrador",
+        "moderador",
+        "maquina",
+        "bot",
+    }
+)
 
 
 def bad_name(message: str) -> ApiError:
@@ -64,9 +108,7 @@ def skeleton(name: str) -> str:
 
 def reads_as_ours(name: str) -> bool:
     skel = skeleton(name)
-    return skel in RESERVED_NAMES or any(
-        part.replace("l", "i") in skel for part in RESERVED_PARTS
-    )
+    return skel in RESERVED_NAMES or any(part.replace("l", "i") in skel for part in RESERVED_PARTS)
 
 
 def _refused_character(ch: str) -> bool:

@@ -39,8 +39,10 @@ MESSAGES_ES: dict[str, str] = {
     "not_absent": "Tu amigo está conectado.",
     "too_early": "Dale un chance: tu amigo todavía puede volver.",
     "bad_level": "Ese nivel no existe.",
-    "turns_wait": ("Es una partida por turnos: tu amigo juega cuando pueda. Si de verdad "
-                   "quieres que la computadora juegue por tu amigo, pídelo en el Menú."),
+    "turns_wait": (
+        "Es una partida por turnos: tu amigo juega cuando pueda. Si de verdad "
+        "quieres que la computadora juegue por tu amigo, pídelo en el Menú."
+    ),
     "server_error": "Algo salió mal. Intenta otra vez.",
     # the database or the link between server processes is away for a moment: nothing
     # acknowledged is lost, and the game comes back by itself
@@ -101,7 +103,11 @@ class ProtocolError(Exception):
     """A message the server answers with an error; nothing changed."""
 
     def __init__(
-        self, code: str, message: str | None = None, *, id: str | None = None,
+        self,
+        code: str,
+        message: str | None = None,
+        *,
+        id: str | None = None,
         reason: str | None = None,
     ) -> None:
         super().__init__(code)
@@ -121,8 +127,7 @@ class ApiError(ProtocolError):
     """An HTTP API error: the same code + Spanish message. The web layer picks the status
     from the code (``app.STATUS``) unless it set one itself (``status``)."""
 
-    def __init__(self, code: str, message: str | None = None, *,
-                 status: int | None = None) -> None:
+    def __init__(self, code: str, message: str | None = None, *, status: int | None = None) -> None:
         super().__init__(code, message)
         self.status = status
 
@@ -162,8 +167,10 @@ REACTIONS_LIMITED_ES = "Muchas reacciones seguidas. Espera unos segundos."
 
 def watchers_full(cap: int) -> ProtocolError:
     """The answer to one watcher more than a room takes."""
-    return ProtocolError("watchers_full", f"Esa mesa ya tiene {cap} personas mirando, que es "
-                         "el máximo. Prueba más tarde.")
+    return ProtocolError(
+        "watchers_full",
+        f"Esa mesa ya tiene {cap} personas mirando, que es el máximo. Prueba más tarde.",
+    )
 
 
 def loads(text: str | bytes) -> Any:
@@ -272,8 +279,11 @@ def parse_client(text: str | bytes) -> ClientMessage:
         return Ping()
     if kind == "watch":
         code = data.get("code")
-        if not isinstance(code, str) or len(code) > MAX_WATCH_CODE \
-                or not is_plain(normalize_watch_code(code) or " "):
+        if (
+            not isinstance(code, str)
+            or len(code) > MAX_WATCH_CODE
+            or not is_plain(normalize_watch_code(code) or " ")
+        ):
             raise _missing("code")
         since = None if data.get("since") is None else _int_field(data, "since")
         return WatchMsg(normalize_watch_code(code), since)
@@ -281,8 +291,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         react_id = None if data.get("id") is None else plain_field(data, "id", MAX_ID)
         reaction = data.get("reaction")
         if reaction is None:
-            raise ProtocolError("missing_field", "Falta el dato «reaction» o no es válido.",
-                                id=react_id)
+            raise ProtocolError(
+                "missing_field", "Falta el dato «reaction» o no es válido.", id=react_id
+            )
         if not isinstance(reaction, str) or reaction not in REACTIONS:
             raise ProtocolError("bad_reaction", id=react_id)
         return React(reaction, react_id)
@@ -398,7 +409,16 @@ class Reaction:
 
 
 ServerMessage = (
-    Welcome | Events | Ack | State | Presence | Error | SeatMoved | Pong | Watching | Watchers
+    Welcome
+    | Events
+    | Ack
+    | State
+    | Presence
+    | Error
+    | SeatMoved
+    | Pong
+    | Watching
+    | Watchers
     | Reaction
 )
 
@@ -407,7 +427,11 @@ def _json(message: ServerMessage) -> Json:
     match message:
         case Welcome(room, seat, seq, view, events):
             return {
-                "type": "welcome", "room": room, "seat": seat, "seq": seq, "view": view,
+                "type": "welcome",
+                "room": room,
+                "seat": seat,
+                "seq": seq,
+                "view": view,
                 "events": [{"seq": n, "event": e} for n, e in events],
             }
         case Events(seq, events, view, move_id):
@@ -434,7 +458,10 @@ def _json(message: ServerMessage) -> Json:
             return {"type": "pong"}
         case Watching(room, seq, view, events):
             return {
-                "type": "watching", "room": room, "seq": seq, "view": view,
+                "type": "watching",
+                "room": room,
+                "seq": seq,
+                "view": view,
                 "events": [{"seq": n, "event": e} for n, e in events],
             }
         case Watchers(count):

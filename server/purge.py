@@ -29,7 +29,8 @@ async def purge_once(registry: RoomRegistry, settings: Settings) -> tuple[int, i
         # rooms in memory, and any being loaded right now, are in use: never theirs
         keep = frozenset(registry.rooms) | frozenset(getattr(registry, "_loading", ()))
         rooms, codes = await registry.deps.storage.purge(
-            now - settings.purge_rooms_after, now - settings.purge_codes_after, keep, BATCH)
+            now - settings.purge_rooms_after, now - settings.purge_codes_after, keep, BATCH
+        )
         rooms_total += rooms
         codes_total += codes
         if rooms < BATCH:

@@ -54,14 +54,15 @@ class QrMaker:
             self.cache.move_to_end(url)
             return found
         if self.waiting >= MAX_WAITING:
-            raise ApiError("busy",
-                           "El servidor está muy ocupado. Prueba otra vez en un momento.",
-                           status=503)
+            raise ApiError(
+                "busy", "El servidor está muy ocupado. Prueba otra vez en un momento.", status=503
+            )
         self.waiting += 1
         try:
             if self.executor is None:
                 self.executor = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                )
             svg = await asyncio.get_running_loop().run_in_executor(self.executor, render, url)
         finally:
             self.waiting -= 1

@@ -78,8 +78,10 @@ class RedisHub:
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen(), name="redis hub listen"),
-                       loop.create_task(self._send_loop(), name="redis hub send")]
+        self._tasks = [
+            loop.create_task(self._listen(), name="redis hub listen"),
+            loop.create_task(self._send_loop(), name="redis hub send"),
+        ]
         with contextlib.suppress(TimeoutError):  # Redis away at start: play what is local
             await asyncio.wait_for(self.subscribed.wait(), 5)
 
@@ -110,14 +112,24 @@ class RedisHub:
     def close_room(self, room_id: str, text: str, code: int) -> None:
         self.local.close_room(room_id, text, code)
 
-    async def publish(self, room_id: str, seat: int, conn: str, text: str,
-                      close: int | None = None) -> None:
+    async def publish(
+        self, room_id: str, seat: int, conn: str, text: str, close: int | None = None
+    ) -> None:
         node = node_of(conn)
         if node == self.node:
             self.local.deliver(room_id, seat, conn, text, close)
             return
-        self._post(node, {"kind": "frame", "room": room_id, "seat": seat, "conn": conn,
-                          "text": text, "close": close})
+        self._post(
+            node,
+            {
+                "kind": "frame",
+                "room": room_id,
+                "seat": seat,
+                "conn": conn,
+                "text": text,
+                "close": close,
+            },
+        )
 
     # -- Peers -----------------------------------------------------------------------------
 
@@ -125,8 +137,10 @@ class RedisHub:
         call_id = next(self._call_ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = future
-        self._post(node, {"kind": "call", "id": call_id, "room": room_id,
-                          "command": command_to_wire(command)})
+        self._post(
+            node,
+            {"kind": "call", "id": call_id, "room": room_id, "command": command_to_wire(command)},
+        )
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
@@ -189,8 +203,9 @@ class RedisHub:
                     self.subscribed.set()
                     attempt = 0
                     while True:
-                        message = await pubsub.get_message(ignore_subscribe_messages=True,
-                                                           timeout=1.0)
+                        message = await pubsub.get_message(
+                            ignore_subscribe_messages=True, timeout=1.0
+                        )
                         if message is None:
                             await pubsub.ping()  # a dead server shows here
                             continue
@@ -223,8 +238,13 @@ class RedisHub:
             self.on_lost()
         match message["kind"]:
             case "frame":
-                self.local.deliver(message["room"], message["seat"], message["conn"],
-                              message["text"], message["close"])
+                self.local.deliver(
+                    message["room"],
+                    message["seat"],
+                    message["conn"],
+                    message["text"],
+                    message["close"],
+                )
             case "call":
                 task = asyncio.get_running_loop().create_task(self._answer(sender, message))
                 self._handlers.add(task)
@@ -242,8 +262,9 @@ class RedisHub:
         try:
             if self.on_call is None:
                 raise ProtocolError("reconnecting")
-            answer["result"] = await self.on_call(message["room"],
-                                                  command_from_wire(message["command"]))
+            answer["result"] = await self.on_call(
+                message["room"], command_from_wire(message["command"])
+            )
         except Exception as exc:
             if not isinstance(exc, ProtocolError):
                 log.debug("call %s failed: %r", message["command"].get("type"), exc)

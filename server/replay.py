@@ -24,12 +24,18 @@ def position_json(match: Match) -> dict[str, Any]:
     p: Position = match.position
     return {
         "hands": [[c.code for c in hand] for hand in p.hands],
-        "table": {"cards": [c.code for c in p.cards],
-                  "piles": [pile.to_json() for pile in p.piles]},
-        "turn": p.turn, "dealer": p.dealer, "deck_size": len(p.deck),
+        "table": {
+            "cards": [c.code for c in p.cards],
+            "piles": [pile.to_json() for pile in p.piles],
+        },
+        "turn": p.turn,
+        "dealer": p.dealer,
+        "deck_size": len(p.deck),
         "captured_counts": [len(p.captured[0]), len(p.captured[1])],
-        "limpias": list(p.limpias), "last_capturer": p.last_capturer,
-        "scores": list(match.scores), "hand_number": match.hand_number,
+        "limpias": list(p.limpias),
+        "last_capturer": p.last_capturer,
+        "scores": list(match.scores),
+        "hand_number": match.hand_number,
         "tally": [tally(p.captured[0]), tally(p.captured[1])],
     }
 
@@ -44,14 +50,20 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
     for seat, text in stored.moves:
         before = match
         match, step = match.play(Move.parse(text))
-        steps.append({"events": step_events(step, seat, before, match),
-                      "position": position_json(match)})
+        steps.append(
+            {"events": step_events(step, seat, before, match), "position": position_json(match)}
+        )
     if not match.finished:  # the room says it is over but its log does not: tell nothing
         raise NotFinished(stored.room_id)
     names = [stored.names[0], stored.names[1]]
     return {
-        "match": stored.match_no, "names": names, "mode": stored.mode, "level": stored.level,
+        "match": stored.match_no,
+        "names": names,
+        "mode": stored.mode,
+        "level": stored.level,
         "kinds": ["person", "computer" if stored.mode == "computer" else "person"],
-        "winner": match.winner, "scores": list(match.scores), "categories": CATEGORIES_ES,
+        "winner": match.winner,
+        "scores": list(match.scores),
+        "categories": CATEGORIES_ES,
         "steps": steps,
     }

@@ -216,14 +216,38 @@ class ReactCmd:
 
 
 Command = (
-    Start | Attach | Detach | Submit | TakeoverCmd | RematchCmd | Join | MoveSeat
-    | ComputerDue | ComputerMove | StallCheck | IdleCheck | Summary | Snapshot
-    | Watch | Unwatch | TellWatchers | ReactCmd
+    Start
+    | Attach
+    | Detach
+    | Submit
+    | TakeoverCmd
+    | RematchCmd
+    | Join
+    | MoveSeat
+    | ComputerDue
+    | ComputerMove
+    | StallCheck
+    | IdleCheck
+    | Summary
+    | Snapshot
+    | Watch
+    | Unwatch
+    | TellWatchers
+    | ReactCmd
 )
 # the commands that come from outside the room, and may come from another process
 ROUTED_COMMANDS: tuple[type[Any], ...] = (
-    Attach, Detach, Submit, TakeoverCmd, RematchCmd, Join, MoveSeat, Summary,
-    Watch, Unwatch, ReactCmd,
+    Attach,
+    Detach,
+    Submit,
+    TakeoverCmd,
+    RematchCmd,
+    Join,
+    MoveSeat,
+    Summary,
+    Watch,
+    Unwatch,
+    ReactCmd,
 )
 
 
@@ -234,8 +258,13 @@ class RoomStopped(Exception):
 
 class Room:
     def __init__(
-        self, state: RoomState, match: Match, events: list[tuple[int, str]],
-        last_move: dict[str, Any] | None, answered: Answered, deps: RoomDeps,
+        self,
+        state: RoomState,
+        match: Match,
+        events: list[tuple[int, str]],
+        last_move: dict[str, Any] | None,
+        answered: Answered,
+        deps: RoomDeps,
         epoch: int = -1,
     ) -> None:
         self.state = state
@@ -337,8 +366,10 @@ class Room:
                     # stale: nothing was written, so the caller asks a fresh copy (here or
                     # on the room's new owner); else whether it was is unknown
                     future.set_exception(
-                        RoomStopped(self.id) if isinstance(exc, StaleRoom)
-                        else ProtocolError("reconnecting" if passing else "server_error"))
+                        RoomStopped(self.id)
+                        if isinstance(exc, StaleRoom)
+                        else ProtocolError("reconnecting" if passing else "server_error")
+                    )
                 continue
             if future is not None and not future.done():
                 future.set_result(result)
@@ -413,20 +444,30 @@ class Room:
 
     # -- writing -------------------------------------------------------------------------
 
-    async def _write(self, new: RoomState, *, match: Match | None = None,
-                     seats: tuple[int, ...] = (), **extra: Any) -> None:
+    async def _write(
+        self,
+        new: RoomState,
+        *,
+        match: Match | None = None,
+        seats: tuple[int, ...] = (),
+        **extra: Any,
+    ) -> None:
         """Stores ``new`` (the state after this command; ``match`` the match after it),
         conditional on the version this command was decided from; then it is the room's
         state. Seat rows that changed are written, and ``seats`` in any case."""
         new = replace(new, version=self.state.version + 1)
-        changed = tuple(s for s in (0, 1) if not new.computer_seat(s) and (
-            s in seats or new.seats[s] != self.state.seats[s]))
+        changed = tuple(
+            s
+            for s in (0, 1)
+            if not new.computer_seat(s) and (s in seats or new.seats[s] != self.state.seats[s])
+        )
         after = match or self.match
         status = room_status(new, after)
         turn = after.position.turn if status == "playing" else None
         listing = Listing(turn, after.scores)
-        await self.deps.storage.write(RoomWrite(new, status, changed, **extra, epoch=self.epoch,
-                                                listing=listing))
+        await self.deps.storage.write(
+            RoomWrite(new, status, changed, **extra, epoch=self.epoch, listing=listing)
+        )
         self.state = new
 
     # -- what each seat is told ----------------------------------------------------------
@@ -443,16 +484,22 @@ class Room:
             return {"state": "arriving", "grace_left": None, "level": None}
         if seat_state.presence == "here":
             return {"state": "here", "grace_left": None, "level": None}
-        return {"state": seat_state.presence, "grace_left": round(self._grace_left(seat), 1),
-                "level": None}
+        return {
+            "state": seat_state.presence,
+            "grace_left": round(self._grace_left(seat), 1),
+            "level": None,
+        }
 
     def _grace_left(self, seat: int, *, confirmed: bool = False) -> float:
         """Seconds before the other seat may hand ``seat`` to the computer: the grace
         period, or in a por-turnos room the long one (``turns_grace_seconds``) unless the
         other player asked for the computer in so many words (``confirmed``)."""
         settings = self.deps.settings
-        grace = settings.turns_grace_seconds if self.state.turns and not confirmed \
+        grace = (
+            settings.turns_grace_seconds
+            if self.state.turns and not confirmed
             else settings.grace_seconds
+        )
         since = self.state.seats[seat].since or 0.0
         return max(0.0, since + grace - time.time())
 
@@ -507,8 +554,10 @@ class Room:
 
     def _player(self, seat: int) -> dict[str, Any]:
         computer = self.state.computer_seat(seat)
-        return {"kind": "computer" if computer else "person",
-                "level": self.state.level if computer else None}
+        return {
+            "kind": "computer" if computer else "person",
+            "level": self.state.level if computer else None,
+        }
 
     async def _send(self, seat: int, message: ServerMessage) -> None:
         conn = self.conns[seat]
@@ -527,8 +576,7 @@ class Room:
             if self.conns[seat] is not None:
                 await self._send(seat, State(self.state.seq, self.view_for(seat, common)))
         if self.watchers:
-            await self._tell_watchers(encode(State(self.state.seq,
-                                                   self.view_for_watcher(common))))
+            await self._tell_watchers(encode(State(self.state.seq, self.view_for_watcher(common))))
 
     async def _tell_watchers(self, text: str) -> None:
         """One text, encoded once, to every watcher."""
@@ -541,8 +589,7 @@ class Room:
         for seat in (0, 1):
             now = self.presence(seat)
             told = self.told[seat]
-            if told is not None and told["state"] == now["state"] \
-                    and told["level"] == now["level"]:
+            if told is not None and told["state"] == now["state"] and told["level"] == now["level"]:
                 continue
             self.told[seat] = now
             await self._send(1 - seat, Presence(seat, now))
@@ -588,8 +635,10 @@ class Room:
             await self._write(self.state.with_seat(seat, back))
         self.conns[seat] = conn
         self.idle_generation += 1
-        await self._send(seat, Welcome(self.id, seat, self.state.seq, self.view_for(seat),
-                                 self._events_since(since)))
+        await self._send(
+            seat,
+            Welcome(self.id, seat, self.state.seq, self.view_for(seat), self._events_since(since)),
+        )
         await self._tell_presence()
         if took_over:  # the takeover ended: the other seat's view changes (a state)
             other = 1 - seat
@@ -602,8 +651,9 @@ class Room:
             return  # replaced by a newer connection, or moved away: nothing changes
         self.conns[seat] = None
         seat_state = self.state.seats[seat]
-        await self._write(self.state.with_seat(seat, replace(seat_state, presence="away",
-                                                              since=time.time())))
+        await self._write(
+            self.state.with_seat(seat, replace(seat_state, presence="away", since=time.time()))
+        )
         await self._tell_presence()
         self._idle_later()
 
@@ -667,7 +717,8 @@ class Room:
         after, step = before.play(move)
         seq = self.state.seq + 1
         await self._write(
-            replace(self.state, seq=seq), match=after,
+            replace(self.state, seq=seq),
+            match=after,
             move=MoveRecord(seq, self.state.match_no, seat, move.to_text(), move_id),
         )
         # committed: now it happened
@@ -679,8 +730,9 @@ class Room:
         await self._broadcast(seq, texts, seat, move_id)
         return seq
 
-    async def _broadcast(self, seq: int, texts: list[str], mover: int | None,
-                   move_id: str | None) -> None:
+    async def _broadcast(
+        self, seq: int, texts: list[str], mover: int | None, move_id: str | None
+    ) -> None:
         """One frame per seat per change: the events and the seat's view after them (the
         mover's copy carries its move id: its ack)."""
         events = [Raw(t) for t in texts]
@@ -691,8 +743,9 @@ class Room:
             view = raw(self.view_for(seat, common))
             await self._send(seat, Events(seq, events, view, move_id if seat == mover else None))
         if self.watchers:  # the same frame for all of them: encoded once
-            await self._tell_watchers(encode(Events(seq, events,
-                                                    raw(self.view_for_watcher(common)))))
+            await self._tell_watchers(
+                encode(Events(seq, events, raw(self.view_for_watcher(common))))
+            )
 
     # -- watchers and reactions ------------------------------------------------------------
 
@@ -703,8 +756,16 @@ class Room:
                 raise watchers_full(cap)
             self.watchers[conn] = None
         self.idle_generation += 1
-        await self.deps.hub.publish(self.id, WATCHER_SEAT, conn, encode(Watching(
-            self.id, self.state.seq, self.view_for_watcher(), self._events_since(since))))
+        await self.deps.hub.publish(
+            self.id,
+            WATCHER_SEAT,
+            conn,
+            encode(
+                Watching(
+                    self.id, self.state.seq, self.view_for_watcher(), self._events_since(since)
+                )
+            ),
+        )
         self._watchers_changed()
         return True
 
@@ -767,9 +828,14 @@ class Room:
     def _schedule_stall(self) -> None:
         """Watches the turn of a friend who is here: if it lasts ``stall_seconds``, the other
         player is offered the seat as if they had left."""
-        if self.stopped or self.state.mode != "friend" or self.state.turns \
-                or self.status != "playing" \
-                or self.stall_due == self.state.seq or self._computer_level() is not None:
+        if (
+            self.stopped
+            or self.state.mode != "friend"
+            or self.state.turns
+            or self.status != "playing"
+            or self.stall_due == self.state.seq
+            or self._computer_level() is not None
+        ):
             return
         self.stall_due = self.state.seq
         self._after(self.deps.settings.stall_seconds, StallCheck(self.state.seq))
@@ -784,19 +850,24 @@ class Room:
         # stored as away since a grace time ago: the other may hand the seat over now;
         # the friend's next move makes them here again
         since = time.time() - self.deps.settings.grace_seconds
-        await self._write(self.state.with_seat(seat, replace(seat_state, presence="away",
-                                                              since=since)))
+        await self._write(
+            self.state.with_seat(seat, replace(seat_state, presence="away", since=since))
+        )
         await self._tell_presence()
 
     async def _back(self, seat: int) -> None:
         """A seat whose socket is open plays again (after a stall, maybe a takeover)."""
         seat_state = self.state.seats[seat]
-        if self.conns[seat] is None or (seat_state.presence == "here"
-                                        and seat_state.takeover is None):
+        if self.conns[seat] is None or (
+            seat_state.presence == "here" and seat_state.takeover is None
+        ):
             return
         took_over = seat_state.takeover is not None
-        await self._write(self.state.with_seat(seat, replace(
-            seat_state, presence="here", since=time.time(), takeover=None)))
+        await self._write(
+            self.state.with_seat(
+                seat, replace(seat_state, presence="here", since=time.time(), takeover=None)
+            )
+        )
         await self._tell_presence()
         if took_over:
             await self._send_state()
@@ -831,13 +902,14 @@ class Room:
         other = 1 - seat
         other_state = self.state.seats[other]
         if (
-            self.state.mode != "friend" or self.status == "waiting"
-            or other_state.presence == "here" or other_state.takeover is not None
+            self.state.mode != "friend"
+            or self.status == "waiting"
+            or other_state.presence == "here"
+            or other_state.takeover is not None
         ):
             raise ProtocolError("not_absent")
         if self._grace_left(other, confirmed=confirmed) > 0:
-            raise ProtocolError("turns_wait" if self.state.turns and not confirmed
-                                else "too_early")
+            raise ProtocolError("turns_wait" if self.state.turns and not confirmed else "too_early")
         await self._write(self.state.with_seat(other, replace(other_state, takeover=level)))
         if not await self._maybe_rematch():
             await self._send_state()
@@ -846,8 +918,11 @@ class Room:
     def _wants_rematch(self, seat: int) -> bool:
         """A seat the computer plays always wants another match."""
         state = self.state
-        return state.computer_seat(seat) or state.seats[seat].takeover is not None \
+        return (
+            state.computer_seat(seat)
+            or state.seats[seat].takeover is not None
             or state.seats[seat].rematch
+        )
 
     async def _rematch(self, seat: int) -> None:
         if self.status != "finished":
@@ -866,15 +941,26 @@ class Room:
         seed = secrets.token_hex(16)
         start = state.seq + 1
         finished = FinishedMatch(
-            state.match_no, state.seed, self.match.winner, self.match.scores,
-            state.match_start_seq + 1, state.seq,
+            state.match_no,
+            state.seed,
+            self.match.winner,
+            self.match.scores,
+            state.match_start_seq + 1,
+            state.seq,
         )
         seats = (replace(state.seats[0], rematch=False), replace(state.seats[1], rematch=False))
         match = Match.new(seed)
         await self._write(
-            replace(state, seed=seed, match_no=state.match_no + 1, match_start_seq=start,
-                    seq=start, seats=seats),
-            match=match, finished=finished,
+            replace(
+                state,
+                seed=seed,
+                match_no=state.match_no + 1,
+                match_start_seq=start,
+                seq=start,
+                seats=seats,
+            ),
+            match=match,
+            finished=finished,
         )
         self.match = match
         event = rematch_event(self.state.match_no)
@@ -893,8 +979,12 @@ class Room:
             return False
         if state.names[1] is not None:
             held = await self.deps.storage.seat_token(state.id, 1)
-            return held is not None and key_hash is not None \
-                and held.join_key_hash == key_hash and held.token_hash == token_hash
+            return (
+                held is not None
+                and key_hash is not None
+                and held.join_key_hash == key_hash
+                and held.token_hash == token_hash
+            )
         new = replace(state, names=(state.names[0], name))
         new = new.with_seat(1, SeatState("arriving", time.time()))
         await self._write(new, join=(token_hash, key_hash))
@@ -906,15 +996,26 @@ class Room:
         seat = code.seat
         if code.used_at is not None:
             held = await self.deps.storage.seat_token(self.id, seat)
-            if key_hash is not None and code.key_hash == key_hash and held is not None \
-                    and held.token_hash == token_hash:
+            if (
+                key_hash is not None
+                and code.key_hash == key_hash
+                and held is not None
+                and held.token_hash == token_hash
+            ):
                 return  # this same request, retried: the same answer
             raise RejoinError("code_used")
         seat_state = self.state.seats[seat]
-        moved = replace(seat_state, presence="arriving", since=time.time(), takeover=None) \
-            if seat_state.presence == "here" else seat_state
-        await self._write(self.state.with_seat(seat, moved), seats=(seat,),
-                          new_token=(seat, token_hash), use_code=(code.id, key_hash))
+        moved = (
+            replace(seat_state, presence="arriving", since=time.time(), takeover=None)
+            if seat_state.presence == "here"
+            else seat_state
+        )
+        await self._write(
+            self.state.with_seat(seat, moved),
+            seats=(seat,),
+            new_token=(seat, token_hash),
+            use_code=(code.id, key_hash),
+        )
         await self._close(seat, SeatMoved(), CLOSE_SEAT_MOVED)
         await self._tell_presence()
         self._idle_later()
@@ -926,17 +1027,24 @@ class Room:
         seats = []
         for i in (0, 1):
             presence = self.presence(i)
-            seats.append({
-                "name": state.names[i],
-                "kind": "computer" if state.computer_seat(i) else "person",
-                "level": presence["level"],
-                "connected": presence["state"] in ("here", "computer"),
-            })
+            seats.append(
+                {
+                    "name": state.names[i],
+                    "kind": "computer" if state.computer_seat(i) else "person",
+                    "level": presence["level"],
+                    "connected": presence["state"] in ("here", "computer"),
+                }
+            )
         return {
-            "room": state.id, "mode": state.mode, "turns": state.turns, "status": self.status,
+            "room": state.id,
+            "mode": state.mode,
+            "turns": state.turns,
+            "status": self.status,
             "seats": seats,
-            "scores": list(self.match.scores), "hand_number": self.match.hand_number,
-            "winner": self.match.winner, "match": state.match_no,
+            "scores": list(self.match.scores),
+            "hand_number": self.match.hand_number,
+            "winner": self.match.winner,
+            "match": state.match_no,
         }
 
 
@@ -980,9 +1088,16 @@ class RoomRegistry:
     process, and the way to the rooms of the others (``peers``; None: a single process,
     every room is ours to take)."""
 
-    def __init__(self, storage: Storage, hub: Fanout, settings: Settings,
-                 choose: Chooser = choose_in_thread, *, node: str | None = None,
-                 peers: Peers | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        hub: Fanout,
+        settings: Settings,
+        choose: Chooser = choose_in_thread,
+        *,
+        node: str | None = None,
+        peers: Peers | None = None,
+    ) -> None:
         self.deps = RoomDeps(storage, hub, settings, choose, self)
         self.node = node or new_node_id(settings.node_name)
         self.peers = peers
@@ -1022,8 +1137,7 @@ class RoomRegistry:
         """Claims the room (a new epoch: any older copy can no longer write), then loads
         it as stored after the claim."""
         storage = self.deps.storage
-        epoch = await storage.claim_room(room_id, self.node, time.time(),
-                                         force=self.peers is None)
+        epoch = await storage.claim_room(room_id, self.node, time.time(), force=self.peers is None)
         if epoch is None:
             owner = await storage.room_owner(room_id)
             if owner is None:
@@ -1126,8 +1240,9 @@ class RoomRegistry:
                 del self.owners[room_id]
             elif node not in live:
                 del self.owners[room_id]
-                self.deps.hub.close_room(room_id, ProtocolError("reconnecting").to_text(),
-                                         CLOSE_RECONNECT)
+                self.deps.hub.close_room(
+                    room_id, ProtocolError("reconnecting").to_text(), CLOSE_RECONNECT
+                )
 
     def lost_peers(self) -> None:
         """The link to the other processes broke: the sockets here of rooms owned
@@ -1194,7 +1309,22 @@ class RoomRegistry:
 
 
 __all__ = [
-    "ROUTED_COMMANDS", "WATCHER_SEAT", "Attach", "ComputerDue", "Detach", "Join", "MoveSeat",
-    "ReactCmd", "RematchCmd", "Room", "RoomRegistry", "RoomStopped", "Snapshot", "Submit",
-    "Summary", "TakeoverCmd", "Unwatch", "Watch",
+    "ROUTED_COMMANDS",
+    "WATCHER_SEAT",
+    "Attach",
+    "ComputerDue",
+    "Detach",
+    "Join",
+    "MoveSeat",
+    "ReactCmd",
+    "RematchCmd",
+    "Room",
+    "RoomRegistry",
+    "RoomStopped",
+    "Snapshot",
+    "Submit",
+    "Summary",
+    "TakeoverCmd",
+    "Unwatch",
+    "Watch",
 ]

@@ -20,9 +20,11 @@ LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 # The client has no inline script or style and loads nothing from elsewhere. QR codes are
 # fetched by POST and shown from a blob: URL (server/qr.py).
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
-       "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
-       "form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"content-security-policy", CSP.encode()),
     (b"x-content-type-options", b"nosniff"),
@@ -88,16 +90,16 @@ def origin_allowed(origin: str | None, host: str | None, settings: Settings) -> 
     if origin is None:
         return True
     origin = origin.rstrip("/")
-    if origin in settings.allowed_origins or (settings.public_origin
-                                              and origin == settings.public_origin):
+    if origin in settings.allowed_origins or (
+        settings.public_origin and origin == settings.public_origin
+    ):
         return True
     parts = urlsplit(origin)
     return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
 
 
 def _error_body(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": message}},
-                      ensure_ascii=False).encode()
+    return json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False).encode()
 
 
 class SecurityMiddleware:
@@ -142,8 +144,16 @@ class SecurityMiddleware:
     @staticmethod
     async def _refuse(send: Send, status: int, code: str, message: str) -> None:
         body = _error_body(code, message)
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"), *SECURITY_HEADERS,
-        ]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                    *SECURITY_HEADERS,
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

@@ -100,8 +100,12 @@ class RedisLink:
     """The Redis client the shared limits use (``client()``: the app's, None while there is
     none) and whether it answers; one per process, so an outage is logged once."""
 
-    def __init__(self, client: Callable[[], Redis | None], prefix: str = "casino",
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        client: Callable[[], Redis | None],
+        prefix: str = "casino",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client = client
         self.prefix = prefix
         self.clock = clock
@@ -127,19 +131,26 @@ class RedisLink:
             script = self._script = client.register_script(SLIDING_LOG)
         try:
             async with asyncio.timeout(CALL_TIMEOUT):
-                answer = await script(keys=[key], args=[
-                    limit, round(window * 1_000_000), mode, secrets.token_hex(4)])
+                answer = await script(
+                    keys=[key], args=[limit, round(window * 1_000_000), mode, secrets.token_hex(4)]
+                )
         except (RedisError, OSError, TimeoutError) as exc:
             if self.down_since is None:
                 self.down_since = now
-                log.warning("Redis does not answer (%s: %s): rate limits count in this "
-                            "process until it is back", type(exc).__name__, exc)
+                log.warning(
+                    "Redis does not answer (%s: %s): rate limits count in this "
+                    "process until it is back",
+                    type(exc).__name__,
+                    exc,
+                )
             self.retry_at = now + RETRY_AFTER
             self.failures += 1
             return None
         if self.down_since is not None:
-            log.warning("Redis answers again after %.1f s: rate limits are shared again",
-                        now - self.down_since)
+            log.warning(
+                "Redis answers again after %.1f s: rate limits are shared again",
+                now - self.down_since,
+            )
             self.down_since = None
         return bool(answer)
 
@@ -154,8 +165,9 @@ class SharedLimit:
         self.local = local
 
     async def allow(self, key: str) -> bool:
-        shared = await self.link.sliding_log(self.link.key(self.name, key), self.local.limit,
-                                             self.local.window, "add")
+        shared = await self.link.sliding_log(
+            self.link.key(self.name, key), self.local.limit, self.local.window, "add"
+        )
         return self.local.allow(key) if shared is None else shared
 
 
@@ -168,19 +180,20 @@ class SharedBudget:
         self.local = local
 
     async def exhausted(self) -> bool:
-        room = await self.link.sliding_log(self.link.key(self.name), self.local.limit,
-                                           self.local.window, "peek")
+        room = await self.link.sliding_log(
+            self.link.key(self.name), self.local.limit, self.local.window, "peek"
+        )
         return self.local.exhausted() if room is None else not room
 
     async def charge(self) -> None:
-        counted = await self.link.sliding_log(self.link.key(self.name), self.local.limit,
-                                              self.local.window, "add")
+        counted = await self.link.sliding_log(
+            self.link.key(self.name), self.local.limit, self.local.window, "add"
+        )
         if counted is None:
             self.local.charge()
 
 
-def rate_limit(link: RedisLink | None, name: str, limit: int,
-               window: float = 60.0) -> RateLimit:
+def rate_limit(link: RedisLink | None, name: str, limit: int, window: float = 60.0) -> RateLimit:
     """Shared through ``link`` if there is one, else this process's own."""
     local = SlidingLimit(limit, window)
     return LocalLimit(local) if link is None else SharedLimit(link, name, local)

@@ -29,8 +29,13 @@ SW_VERSION_MARK = "casino-dev"
 class ClientFiles(StaticFiles):
     """StaticFiles (ETag, Last-Modified, 304) plus a Cache-Control header."""
 
-    def file_response(self, full_path: str | os.PathLike[str], stat_result: os.stat_result,
-                      scope: Scope, status_code: int = 200) -> Response:
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = STATIC_CACHE
         return response
@@ -42,8 +47,9 @@ def client_digest(client_dir: Path) -> str:
     for path in sorted(client_dir.rglob("*")):
         if path.is_file():
             stat = path.stat()
-            digest.update(f"{path.relative_to(client_dir)}:{stat.st_size}:{stat.st_mtime_ns}\n"
-                          .encode())
+            digest.update(
+                f"{path.relative_to(client_dir)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode()
+            )
     return digest.hexdigest()[:12]
 
 
@@ -55,10 +61,16 @@ def service_worker_route(client_dir: Path) -> Callable[[Request], Awaitable[Resp
         if not path.is_file():
             return Response("", status_code=404)
         text = path.read_text(encoding="utf-8").replace(
-            SW_VERSION_MARK, f"casino-{client_digest(client_dir)}")
-        return Response(text, media_type="text/javascript", headers={
-            "Cache-Control": "no-cache", "Service-Worker-Allowed": "/",
-        })
+            SW_VERSION_MARK, f"casino-{client_digest(client_dir)}"
+        )
+        return Response(
+            text,
+            media_type="text/javascript",
+            headers={
+                "Cache-Control": "no-cache",
+                "Service-Worker-Allowed": "/",
+            },
+        )
 
     return service_worker
 

@@ -221,8 +221,9 @@ class Storage(Protocol):
 
     async def token_key(self) -> bytes: ...
 
-    async def purge(self, rooms_before: float, codes_before: float, keep: frozenset[str],
-                    batch: int = 500) -> tuple[int, int]:
+    async def purge(
+        self, rooms_before: float, codes_before: float, keep: frozenset[str], batch: int = 500
+    ) -> tuple[int, int]:
         """Deletes up to ``batch`` rooms (with all their rows) not written since
         ``rooms_before`` and not in ``keep``, and the rejoin codes that expired before
         ``codes_before``; returns (rooms, codes) deleted."""
@@ -230,8 +231,9 @@ class Storage(Protocol):
 
     # -- ownership (server/cluster.py) --
 
-    async def claim_room(self, room_id: str, node: str, now: float, *,
-                         force: bool = False) -> int | None:
+    async def claim_room(
+        self, room_id: str, node: str, now: float, *, force: bool = False
+    ) -> int | None:
         """``node`` takes the room unless another process holds a live lease on it (or in
         any case, ``force``): the room's epoch is bumped and returned, and from then on only
         writes at that epoch are accepted. None when the room is held elsewhere or gone."""
@@ -291,8 +293,9 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> AsyncEngine:
 def _sync_sqlite_engine(url: str, synchronous: str) -> Engine:
     """The writer's own engine on SQLite: the plain driver in one thread, so a whole
     commit batch costs one hop off the event loop (not one per statement)."""
-    engine = create_engine(make_url(url).set(drivername="sqlite"),
-                           connect_args={"check_same_thread": False})
+    engine = create_engine(
+        make_url(url).set(drivername="sqlite"), connect_args={"check_same_thread": False}
+    )
     event.listen(engine, "connect", _sqlite_pragmas(synchronous))
     return engine
 
@@ -334,16 +337,26 @@ def lock_sqlite_file(url: str) -> None:
 
 
 def _seat_state(row: Any) -> SeatState:
-    return SeatState(presence=row.presence, since=row.since, takeover=row.takeover,
-                     rematch=bool(row.rematch))
+    return SeatState(
+        presence=row.presence, since=row.since, takeover=row.takeover, rematch=bool(row.rematch)
+    )
 
 
 def _room_values(room: RoomState, status: str, now: float) -> dict[str, Any]:
     return {
-        "mode": room.mode, "level": room.level, "seed": room.seed, "match_no": room.match_no,
-        "match_start_seq": room.match_start_seq, "seq": room.seq, "version": room.version,
-        "status": status, "name0": room.names[0], "name1": room.names[1],
-        "invite": room.invite, "updated_at": now, "turns": room.turns,
+        "mode": room.mode,
+        "level": room.level,
+        "seed": room.seed,
+        "match_no": room.match_no,
+        "match_start_seq": room.match_start_seq,
+        "seq": room.seq,
+        "version": room.version,
+        "status": status,
+        "name0": room.names[0],
+        "name1": room.names[1],
+        "invite": room.invite,
+        "updated_at": now,
+        "turns": room.turns,
     }
 
 
@@ -354,8 +367,12 @@ def _listing_values(listing: Listing | None) -> dict[str, Any]:
 
 
 def _seat_values(state: SeatState) -> dict[str, Any]:
-    return {"presence": state.presence, "since": state.since, "takeover": state.takeover,
-            "rematch": state.rematch}
+    return {
+        "presence": state.presence,
+        "since": state.since,
+        "takeover": state.takeover,
+        "rematch": state.rematch,
+    }
 
 
 # one write, as a function of a plain connection (run in the writer's transaction); it
@@ -370,7 +387,8 @@ def _room_job(change: RoomWrite) -> Job:
         now = time.time()
         if change.use_code is not None:  # check first: a used code writes nothing
             used = conn.execute(
-                select(rejoin_codes.c.used_at).where(rejoin_codes.c.id == change.use_code[0])
+                select(rejoin_codes.c.used_at)
+                .where(rejoin_codes.c.id == change.use_code[0])
                 .with_for_update()
             ).scalar_one_or_none()
             if used is not None:
@@ -379,45 +397,80 @@ def _room_job(change: RoomWrite) -> Job:
         if change.move is not None or change.finished is not None:
             values["moved_at"] = now
         fenced = conn.execute(
-            update(rooms).where(rooms.c.id == room.id, rooms.c.version == room.version - 1,
-                                rooms.c.epoch == change.epoch)
+            update(rooms)
+            .where(
+                rooms.c.id == room.id,
+                rooms.c.version == room.version - 1,
+                rooms.c.epoch == change.epoch,
+            )
             .values(**values)
         )
         if fenced.rowcount != 1:
             return StaleRoom(room.id)
         if change.join is not None:
-            conn.execute(insert(seats).values(
-                room_id=room.id, seat=1, token_hash=change.join[0],
-                join_key_hash=change.join[1], **_seat_values(room.seats[1]),
-            ))
+            conn.execute(
+                insert(seats).values(
+                    room_id=room.id,
+                    seat=1,
+                    token_hash=change.join[0],
+                    join_key_hash=change.join[1],
+                    **_seat_values(room.seats[1]),
+                )
+            )
         for seat in change.seats:
             values = _seat_values(room.seats[seat])
             if change.new_token is not None and change.new_token[0] == seat:
                 values["token_hash"] = change.new_token[1]
-            conn.execute(update(seats).where(seats.c.room_id == room.id, seats.c.seat == seat)
-                         .values(**values))
+            conn.execute(
+                update(seats)
+                .where(seats.c.room_id == room.id, seats.c.seat == seat)
+                .values(**values)
+            )
         if change.use_code is not None and change.new_token is not None:
             code_id, key_hash = change.use_code
-            conn.execute(update(rejoin_codes).where(rejoin_codes.c.id == code_id)
-                         .values(used_at=now, key_hash=key_hash))
+            conn.execute(
+                update(rejoin_codes)
+                .where(rejoin_codes.c.id == code_id)
+                .values(used_at=now, key_hash=key_hash)
+            )
             # moving the seat ends every other live code of it
-            conn.execute(update(rejoin_codes).where(
-                rejoin_codes.c.room_id == room.id, rejoin_codes.c.seat == change.new_token[0],
-                rejoin_codes.c.used_at.is_(None),
-            ).values(used_at=now))
+            conn.execute(
+                update(rejoin_codes)
+                .where(
+                    rejoin_codes.c.room_id == room.id,
+                    rejoin_codes.c.seat == change.new_token[0],
+                    rejoin_codes.c.used_at.is_(None),
+                )
+                .values(used_at=now)
+            )
         if change.move is not None:
             m = change.move
-            conn.execute(insert(moves).values(
-                room_id=room.id, seq=m.seq, match_no=m.match_no, seat=m.seat, move=m.move,
-                client_id=m.client_id, created_at=now,
-            ))
+            conn.execute(
+                insert(moves).values(
+                    room_id=room.id,
+                    seq=m.seq,
+                    match_no=m.match_no,
+                    seat=m.seat,
+                    move=m.move,
+                    client_id=m.client_id,
+                    created_at=now,
+                )
+            )
         if change.finished is not None:
             f = change.finished
-            conn.execute(insert(finished_matches).values(
-                room_id=room.id, match_no=f.match_no, seed=f.seed, winner=f.winner,
-                score0=f.scores[0], score1=f.scores[1], first_seq=f.first_seq,
-                last_seq=f.last_seq, finished_at=now,
-            ))
+            conn.execute(
+                insert(finished_matches).values(
+                    room_id=room.id,
+                    match_no=f.match_no,
+                    seed=f.seed,
+                    winner=f.winner,
+                    score0=f.scores[0],
+                    score1=f.scores[1],
+                    first_seq=f.first_seq,
+                    last_seq=f.last_seq,
+                    finished_at=now,
+                )
+            )
         return None
 
     return job
@@ -425,20 +478,41 @@ def _room_job(change: RoomWrite) -> Job:
 
 def _plain_move(change: RoomWrite) -> bool:
     """A move and nothing else: only the room's seq, version and status change."""
-    return change.move is not None and not change.seats and change.join is None \
-        and change.new_token is None and change.use_code is None and change.finished is None \
+    return (
+        change.move is not None
+        and not change.seats
+        and change.join is None
+        and change.new_token is None
+        and change.use_code is None
+        and change.finished is None
         and change.listing is not None
+    )
 
 
-_VERSIONS = select(rooms.c.id, rooms.c.version, rooms.c.epoch).where(
-    rooms.c.id.in_(bindparam("b_ids", expanding=True))
-).order_by(rooms.c.id).with_for_update()  # PostgreSQL: no other writer until commit
-_FENCE = update(rooms).where(
-    rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_expected"),
-    rooms.c.epoch == bindparam("b_epoch"),
-).values(seq=bindparam("b_seq"), version=bindparam("b_version"), status=bindparam("b_status"),
-         updated_at=bindparam("b_now"), moved_at=bindparam("b_now"), turn=bindparam("b_turn"),
-         score0=bindparam("b_score0"), score1=bindparam("b_score1"))
+_VERSIONS = (
+    select(rooms.c.id, rooms.c.version, rooms.c.epoch)
+    .where(rooms.c.id.in_(bindparam("b_ids", expanding=True)))
+    .order_by(rooms.c.id)
+    .with_for_update()
+)  # PostgreSQL: no other writer until commit
+_FENCE = (
+    update(rooms)
+    .where(
+        rooms.c.id == bindparam("b_id"),
+        rooms.c.version == bindparam("b_expected"),
+        rooms.c.epoch == bindparam("b_epoch"),
+    )
+    .values(
+        seq=bindparam("b_seq"),
+        version=bindparam("b_version"),
+        status=bindparam("b_status"),
+        updated_at=bindparam("b_now"),
+        moved_at=bindparam("b_now"),
+        turn=bindparam("b_turn"),
+        score0=bindparam("b_score0"),
+        score1=bindparam("b_score1"),
+    )
+)
 
 
 def _run_jobs(conn: Connection, jobs: list[Job | RoomWrite]) -> list[Any]:
@@ -451,8 +525,10 @@ def _run_jobs(conn: Connection, jobs: list[Job | RoomWrite]) -> list[Any]:
     if len({w.room.id for w in writes}) != len(writes):
         plain, writes = [], []  # one room twice in a batch: one at a time
     if writes:
-        found = {row.id: (row.version, row.epoch) for row in conn.execute(
-            _VERSIONS, {"b_ids": [w.room.id for w in writes]})}
+        found = {
+            row.id: (row.version, row.epoch)
+            for row in conn.execute(_VERSIONS, {"b_ids": [w.room.id for w in writes]})
+        }
         now = time.time()
         good = []
         for i, w in zip(plain, writes, strict=True):
@@ -461,21 +537,43 @@ def _run_jobs(conn: Connection, jobs: list[Job | RoomWrite]) -> list[Any]:
             else:
                 results[i] = StaleRoom(w.room.id)
         if good:
-            fenced = conn.execute(_FENCE, [
-                {"b_id": w.room.id, "b_expected": w.room.version - 1, "b_epoch": w.epoch,
-                 "b_seq": w.room.seq,
-                 "b_version": w.room.version, "b_status": w.status, "b_now": now,
-                 "b_turn": w.listing.turn, "b_score0": w.listing.scores[0],
-                 "b_score1": w.listing.scores[1]}
-                for w in good if w.listing is not None
-            ])
+            fenced = conn.execute(
+                _FENCE,
+                [
+                    {
+                        "b_id": w.room.id,
+                        "b_expected": w.room.version - 1,
+                        "b_epoch": w.epoch,
+                        "b_seq": w.room.seq,
+                        "b_version": w.room.version,
+                        "b_status": w.status,
+                        "b_now": now,
+                        "b_turn": w.listing.turn,
+                        "b_score0": w.listing.scores[0],
+                        "b_score1": w.listing.scores[1],
+                    }
+                    for w in good
+                    if w.listing is not None
+                ],
+            )
             if conn.dialect.supports_sane_multi_rowcount and fenced.rowcount != len(good):
                 raise RuntimeError("a room changed under the batch")  # redone one by one
-            conn.execute(insert(moves), [
-                {"room_id": w.room.id, "seq": m.seq, "match_no": m.match_no, "seat": m.seat,
-                 "move": m.move, "client_id": m.client_id, "created_at": now}
-                for w in good if (m := w.move) is not None
-            ])
+            conn.execute(
+                insert(moves),
+                [
+                    {
+                        "room_id": w.room.id,
+                        "seq": m.seq,
+                        "match_no": m.match_no,
+                        "seat": m.seat,
+                        "move": m.move,
+                        "client_id": m.client_id,
+                        "created_at": now,
+                    }
+                    for w in good
+                    if (m := w.move) is not None
+                ],
+            )
     done = set(plain)
     for i, job in enumerate(jobs):
         if i not in done:
@@ -608,14 +706,22 @@ class SqlStorage:
     async def create_room(self, room: RoomState, status: str, token_hash: str) -> None:
         def job(conn: Connection) -> None:
             now = time.time()
-            conn.execute(insert(rooms).values(  # every match starts with seat 0 to move
-                id=room.id, created_at=now, owner=None, epoch=0, watch=room.watch,
-                **_room_values(room, status, now),
-                **_listing_values(Listing(0 if status == "playing" else None, (0, 0))),
-            ))
-            conn.execute(insert(seats).values(
-                room_id=room.id, seat=0, token_hash=token_hash, **_seat_values(room.seats[0])
-            ))
+            conn.execute(
+                insert(rooms).values(  # every match starts with seat 0 to move
+                    id=room.id,
+                    created_at=now,
+                    owner=None,
+                    epoch=0,
+                    watch=room.watch,
+                    **_room_values(room, status, now),
+                    **_listing_values(Listing(0 if status == "playing" else None, (0, 0))),
+                )
+            )
+            conn.execute(
+                insert(seats).values(
+                    room_id=room.id, seat=0, token_hash=token_hash, **_seat_values(room.seats[0])
+                )
+            )
 
         await self._write(job)
 
@@ -626,19 +732,32 @@ class SqlStorage:
         self, room_id: str, seat: int, short_hash: str, long_hash: str, expires_at: float
     ) -> bool:
         def job(conn: Connection) -> Exception | None:
-            taken = conn.execute(select(rejoin_codes.c.id).where(
-                (rejoin_codes.c.short_hash == short_hash) | (rejoin_codes.c.long_hash == long_hash)
-            )).first()
+            taken = conn.execute(
+                select(rejoin_codes.c.id).where(
+                    (rejoin_codes.c.short_hash == short_hash)
+                    | (rejoin_codes.c.long_hash == long_hash)
+                )
+            ).first()
             if taken is not None:
                 return IntegrityError("code hash collision", None, Exception())
-            conn.execute(update(rejoin_codes).where(  # one live code per seat
-                rejoin_codes.c.room_id == room_id, rejoin_codes.c.seat == seat,
-                rejoin_codes.c.used_at.is_(None),
-            ).values(used_at=time.time()))
-            conn.execute(insert(rejoin_codes).values(
-                room_id=room_id, seat=seat, short_hash=short_hash, long_hash=long_hash,
-                expires_at=expires_at,
-            ))
+            conn.execute(
+                update(rejoin_codes)
+                .where(  # one live code per seat
+                    rejoin_codes.c.room_id == room_id,
+                    rejoin_codes.c.seat == seat,
+                    rejoin_codes.c.used_at.is_(None),
+                )
+                .values(used_at=time.time())
+            )
+            conn.execute(
+                insert(rejoin_codes).values(
+                    room_id=room_id,
+                    seat=seat,
+                    short_hash=short_hash,
+                    long_hash=long_hash,
+                    expires_at=expires_at,
+                )
+            )
             return None
 
         try:
@@ -656,42 +775,57 @@ class SqlStorage:
             row = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).first()
             if row is None:
                 return None
-            seat_rows = (await conn.execute(
-                select(seats).where(seats.c.room_id == room_id)
-            )).all()
+            seat_rows = (await conn.execute(select(seats).where(seats.c.room_id == room_id))).all()
         states = [SeatState(), SeatState()]
         for seat_row in seat_rows:
             states[seat_row.seat] = _seat_state(seat_row)
         return RoomState(
-            id=row.id, mode=row.mode, level=row.level, seed=row.seed, match_no=row.match_no,
-            match_start_seq=row.match_start_seq, seq=row.seq, version=row.version,
-            names=(row.name0, row.name1), invite=row.invite, seats=(states[0], states[1]),
+            id=row.id,
+            mode=row.mode,
+            level=row.level,
+            seed=row.seed,
+            match_no=row.match_no,
+            match_start_seq=row.match_start_seq,
+            seq=row.seq,
+            version=row.version,
+            names=(row.name0, row.name1),
+            invite=row.invite,
+            seats=(states[0], states[1]),
             turns=bool(row.turns),
             watch=row.watch,
         )
 
     async def load_moves(self, room_id: str, after_seq: int) -> list[MoveRecord]:
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(
-                select(moves.c.seq, moves.c.match_no, moves.c.seat, moves.c.move, moves.c.client_id)
-                .where(moves.c.room_id == room_id, moves.c.seq > after_seq)
-                .order_by(moves.c.seq)
-            )).all()
+            rows = (
+                await conn.execute(
+                    select(
+                        moves.c.seq, moves.c.match_no, moves.c.seat, moves.c.move, moves.c.client_id
+                    )
+                    .where(moves.c.room_id == room_id, moves.c.seq > after_seq)
+                    .order_by(moves.c.seq)
+                )
+            ).all()
         return [MoveRecord(r.seq, r.match_no, r.seat, r.move, r.client_id) for r in rows]
 
     async def seat_for_token(self, token_hash: str) -> tuple[str, int] | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(
-                select(seats.c.room_id, seats.c.seat).where(seats.c.token_hash == token_hash)
-            )).first()
+            row = (
+                await conn.execute(
+                    select(seats.c.room_id, seats.c.seat).where(seats.c.token_hash == token_hash)
+                )
+            ).first()
         return (row.room_id, row.seat) if row is not None else None
 
     async def seat_token(self, room_id: str, seat: int) -> SeatToken | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(
-                select(seats.c.token_hash, seats.c.join_key_hash)
-                .where(seats.c.room_id == room_id, seats.c.seat == seat)
-            )).first()
+            row = (
+                await conn.execute(
+                    select(seats.c.token_hash, seats.c.join_key_hash).where(
+                        seats.c.room_id == room_id, seats.c.seat == seat
+                    )
+                )
+            ).first()
         return SeatToken(row.token_hash, row.join_key_hash) if row is not None else None
 
     async def room_for_invite(self, invite: str) -> str | None:
@@ -706,28 +840,50 @@ class SqlStorage:
 
     async def find_rejoin_code(self, code_hash: str) -> RejoinCode | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(rejoin_codes).where(
-                (rejoin_codes.c.short_hash == code_hash) | (rejoin_codes.c.long_hash == code_hash)
-            ))).first()
+            row = (
+                await conn.execute(
+                    select(rejoin_codes).where(
+                        (rejoin_codes.c.short_hash == code_hash)
+                        | (rejoin_codes.c.long_hash == code_hash)
+                    )
+                )
+            ).first()
         if row is None:
             return None
-        return RejoinCode(row.id, row.room_id, int(row.seat), row.expires_at, row.used_at,
-                          row.key_hash)
+        return RejoinCode(
+            row.id, row.room_id, int(row.seat), row.expires_at, row.used_at, row.key_hash
+        )
 
     async def list_seats(self, token_hashes: list[str]) -> list[SeatListing]:
         if not token_hashes:
             return []
         other = seats.alias("other")
         query = (
-            select(seats.c.token_hash, seats.c.seat, seats.c.rematch, seats.c.takeover,
-                   other.c.rematch.label("other_rematch"),
-                   other.c.takeover.label("other_takeover"),
-                   rooms.c.id, rooms.c.mode, rooms.c.level, rooms.c.turns, rooms.c.status,
-                   rooms.c.name0, rooms.c.name1, rooms.c.match_no, rooms.c.turn,
-                   rooms.c.score0, rooms.c.score1, rooms.c.moved_at, rooms.c.created_at)
+            select(
+                seats.c.token_hash,
+                seats.c.seat,
+                seats.c.rematch,
+                seats.c.takeover,
+                other.c.rematch.label("other_rematch"),
+                other.c.takeover.label("other_takeover"),
+                rooms.c.id,
+                rooms.c.mode,
+                rooms.c.level,
+                rooms.c.turns,
+                rooms.c.status,
+                rooms.c.name0,
+                rooms.c.name1,
+                rooms.c.match_no,
+                rooms.c.turn,
+                rooms.c.score0,
+                rooms.c.score1,
+                rooms.c.moved_at,
+                rooms.c.created_at,
+            )
             .join(rooms, rooms.c.id == seats.c.room_id)
-            .outerjoin(other, (other.c.room_id == seats.c.room_id)
-                       & (other.c.seat == 1 - seats.c.seat))
+            .outerjoin(
+                other, (other.c.room_id == seats.c.room_id) & (other.c.seat == 1 - seats.c.seat)
+            )
             .where(seats.c.token_hash.in_(token_hashes))
         )
         async with self.engine.connect() as conn:
@@ -741,11 +897,25 @@ class SqlStorage:
                 rematch.reverse()
                 takeover.reverse()
             scores = None if r.score0 is None or r.score1 is None else (r.score0, r.score1)
-            found.append(SeatListing(
-                r.token_hash, r.id, seat, r.mode, r.level, bool(r.turns), r.status,
-                (r.name0, r.name1), r.match_no, r.turn, scores, r.moved_at, r.created_at,
-                (rematch[0], rematch[1]), (takeover[0], takeover[1]),
-            ))
+            found.append(
+                SeatListing(
+                    r.token_hash,
+                    r.id,
+                    seat,
+                    r.mode,
+                    r.level,
+                    bool(r.turns),
+                    r.status,
+                    (r.name0, r.name1),
+                    r.match_no,
+                    r.turn,
+                    scores,
+                    r.moved_at,
+                    r.created_at,
+                    (rematch[0], rematch[1]),
+                    (takeover[0], takeover[1]),
+                )
+            )
         return found
 
     async def load_match(self, room_id: str, match_no: int) -> StoredMatch | None:
@@ -756,32 +926,51 @@ class SqlStorage:
             if room is None or not 1 <= match_no <= room.match_no:
                 return None
             if match_no < room.match_no:
-                done = (await conn.execute(
-                    select(finished_matches.c.seed).where(
-                        finished_matches.c.room_id == room_id,
-                        finished_matches.c.match_no == match_no)
-                )).first()
+                done = (
+                    await conn.execute(
+                        select(finished_matches.c.seed).where(
+                            finished_matches.c.room_id == room_id,
+                            finished_matches.c.match_no == match_no,
+                        )
+                    )
+                ).first()
                 if done is None:
                     return None
                 seed, finished = str(done.seed), True
             else:
                 seed, finished = str(room.seed), room.status == "finished"
-            rows = (await conn.execute(
-                select(moves.c.seat, moves.c.move)
-                .where(moves.c.room_id == room_id, moves.c.match_no == match_no)
-                .order_by(moves.c.seq)
-            )).all()
-        return StoredMatch(room_id, match_no, room.mode, room.level, (room.name0, room.name1),
-                           seed, tuple((int(r.seat), str(r.move)) for r in rows), finished)
+            rows = (
+                await conn.execute(
+                    select(moves.c.seat, moves.c.move)
+                    .where(moves.c.room_id == room_id, moves.c.match_no == match_no)
+                    .order_by(moves.c.seq)
+                )
+            ).all()
+        return StoredMatch(
+            room_id,
+            match_no,
+            room.mode,
+            room.level,
+            (room.name0, room.name1),
+            seed,
+            tuple((int(r.seat), str(r.move)) for r in rows),
+            finished,
+        )
 
     async def add_replay_link(self, code: str, room_id: str, match_no: int) -> str:
         def job(conn: Connection) -> str:
-            held = conn.execute(select(replay_links.c.code).where(
-                replay_links.c.room_id == room_id, replay_links.c.match_no == match_no)).first()
+            held = conn.execute(
+                select(replay_links.c.code).where(
+                    replay_links.c.room_id == room_id, replay_links.c.match_no == match_no
+                )
+            ).first()
             if held is not None:
                 return str(held.code)
-            conn.execute(insert(replay_links).values(
-                code=code, room_id=room_id, match_no=match_no, created_at=time.time()))
+            conn.execute(
+                insert(replay_links).values(
+                    code=code, room_id=room_id, match_no=match_no, created_at=time.time()
+                )
+            )
             return code
 
         stored: str = await self._write(job)
@@ -789,27 +978,34 @@ class SqlStorage:
 
     async def find_replay_link(self, code: str) -> tuple[str, int] | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(
-                select(replay_links.c.room_id, replay_links.c.match_no)
-                .where(replay_links.c.code == code)
-            )).first()
+            row = (
+                await conn.execute(
+                    select(replay_links.c.room_id, replay_links.c.match_no).where(
+                        replay_links.c.code == code
+                    )
+                )
+            ).first()
         return (str(row.room_id), int(row.match_no)) if row is not None else None
 
     async def token_key(self) -> bytes:
         if self._key is None:
             async with self.engine.connect() as conn:
-                value = (await conn.execute(
-                    select(server_secrets.c.value).where(server_secrets.c.name == "token_key")
-                )).scalar_one()
+                value = (
+                    await conn.execute(
+                        select(server_secrets.c.value).where(server_secrets.c.name == "token_key")
+                    )
+                ).scalar_one()
             self._key = bytes.fromhex(value)
         return self._key
 
     # -- ownership (server/cluster.py) ---------------------------------------------------
 
-    async def claim_room(self, room_id: str, node: str, now: float, *,
-                         force: bool = False) -> int | None:
-        held_elsewhere = exists().where(nodes.c.id == rooms.c.owner, nodes.c.id != node,
-                                        nodes.c.lease_until >= now)
+    async def claim_room(
+        self, room_id: str, node: str, now: float, *, force: bool = False
+    ) -> int | None:
+        held_elsewhere = exists().where(
+            nodes.c.id == rooms.c.owner, nodes.c.id != node, nodes.c.lease_until >= now
+        )
 
         def job(conn: Connection) -> int | None:
             claim = update(rooms).where(rooms.c.id == room_id)
@@ -818,7 +1014,8 @@ class SqlStorage:
             if conn.execute(claim.values(owner=node, epoch=rooms.c.epoch + 1)).rowcount != 1:
                 return None
             epoch: int = conn.execute(
-                select(rooms.c.epoch).where(rooms.c.id == room_id)).scalar_one()
+                select(rooms.c.epoch).where(rooms.c.id == room_id)
+            ).scalar_one()
             return epoch
 
         if "\x00" in room_id:
@@ -830,36 +1027,45 @@ class SqlStorage:
         if "\x00" in room_id:
             return None
         async with self.engine.connect() as conn:
-            row = (await conn.execute(
-                select(rooms.c.owner, nodes.c.lease_until)
-                .select_from(rooms.outerjoin(nodes, nodes.c.id == rooms.c.owner))
-                .where(rooms.c.id == room_id)
-            )).first()
+            row = (
+                await conn.execute(
+                    select(rooms.c.owner, nodes.c.lease_until)
+                    .select_from(rooms.outerjoin(nodes, nodes.c.id == rooms.c.owner))
+                    .where(rooms.c.id == room_id)
+                )
+            ).first()
         if row is None:
             return None
         return Owner(row.owner, row.lease_until or 0.0)
 
     async def renew_node(self, node: str, lease_until: float, started_at: float) -> None:
         def job(conn: Connection) -> None:
-            renewed = conn.execute(update(nodes).where(nodes.c.id == node)
-                                   .values(lease_until=lease_until))
+            renewed = conn.execute(
+                update(nodes).where(nodes.c.id == node).values(lease_until=lease_until)
+            )
             if renewed.rowcount != 1:
-                conn.execute(insert(nodes).values(id=node, lease_until=lease_until,
-                                                  started_at=started_at))
+                conn.execute(
+                    insert(nodes).values(id=node, lease_until=lease_until, started_at=started_at)
+                )
 
         await self._write(job)
 
     async def live_nodes(self, now: float) -> frozenset[str]:
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(
-                select(nodes.c.id).where(nodes.c.lease_until >= now))).all()
+            rows = (await conn.execute(select(nodes.c.id).where(nodes.c.lease_until >= now))).all()
         return frozenset(row.id for row in rows)
 
     async def release_room(self, room_id: str, node: str, epoch: int) -> None:
         def job(conn: Connection) -> None:
-            conn.execute(update(rooms).where(
-                rooms.c.id == room_id, rooms.c.owner == node, rooms.c.epoch == epoch,
-            ).values(owner=None))
+            conn.execute(
+                update(rooms)
+                .where(
+                    rooms.c.id == room_id,
+                    rooms.c.owner == node,
+                    rooms.c.epoch == epoch,
+                )
+                .values(owner=None)
+            )
 
         await self._write(job)
 
@@ -872,22 +1078,31 @@ class SqlStorage:
 
     # -- forgetting (server/purge.py) ----------------------------------------------------
 
-    async def purge(self, rooms_before: float, codes_before: float, keep: frozenset[str],
-                    batch: int = 500) -> tuple[int, int]:
+    async def purge(
+        self, rooms_before: float, codes_before: float, keep: frozenset[str], batch: int = 500
+    ) -> tuple[int, int]:
         # every write of a room sets its updated_at (moves, joins, presence, rematches)
         def job(conn: Connection) -> tuple[int, int]:
             codes = conn.execute(
-                delete(rejoin_codes).where(rejoin_codes.c.expires_at < codes_before))
+                delete(rejoin_codes).where(rejoin_codes.c.expires_at < codes_before)
+            )
             conn.execute(delete(nodes).where(nodes.c.lease_until < codes_before))
             now = time.time()
             held = exists().where(nodes.c.id == rooms.c.owner, nodes.c.lease_until >= now)
-            ids = [row.id for row in conn.execute(
-                # locked: a write racing the purge (another process) waits, then finds the
-                # room gone and is refused as stale, instead of landing beside the delete;
-                # a room some process holds now is kept
-                select(rooms.c.id).where(rooms.c.updated_at < rooms_before, ~held)
-                .order_by(rooms.c.updated_at).limit(batch + len(keep)).with_for_update()
-            ).all() if row.id not in keep][:batch]
+            ids = [
+                row.id
+                for row in conn.execute(
+                    # locked: a write racing the purge (another process) waits, then finds the
+                    # room gone and is refused as stale, instead of landing beside the delete;
+                    # a room some process holds now is kept
+                    select(rooms.c.id)
+                    .where(rooms.c.updated_at < rooms_before, ~held)
+                    .order_by(rooms.c.updated_at)
+                    .limit(batch + len(keep))
+                    .with_for_update()
+                ).all()
+                if row.id not in keep
+            ][:batch]
             if ids:
                 for table in (seats, moves, finished_matches, rejoin_codes, replay_links):
                     conn.execute(delete(table).where(table.c.room_id.in_(ids)))

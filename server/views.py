@@ -41,8 +41,13 @@ def tally(captured: Iterable[Card]) -> dict[str, Any]:
             ten = True
         elif card == TWO_OF_SPADES:
             two = True
-    return {"cards": cards, "spades": spades, "ten_of_diamonds": ten, "two_of_spades": two,
-            "aces": aces}
+    return {
+        "cards": cards,
+        "spades": spades,
+        "ten_of_diamonds": ten,
+        "two_of_spades": two,
+        "aces": aces,
+    }
 
 
 def hand_counts(position: Position, seat: int) -> dict[str, Any]:
@@ -56,37 +61,50 @@ def hand_counts(position: Position, seat: int) -> dict[str, Any]:
 
 def step_events(step: Step, seat: int, before: Match, after: Match) -> list[dict[str, Any]]:
     """The events of one move, in order (docs/protocol.md, "Event E")."""
-    events: list[dict[str, Any]] = [{
-        "kind": "move", "seat": seat, "move": step.move.to_json(),
-        "taken": [c.code for c in step.taken], "limpia": step.limpia,
-    }]
+    events: list[dict[str, Any]] = [
+        {
+            "kind": "move",
+            "seat": seat,
+            "move": step.move.to_json(),
+            "taken": [c.code for c in step.taken],
+            "limpia": step.limpia,
+        }
+    ]
     if step.dealt:
         events.append({"kind": "deal"})
     result = step.result
     if result is not None:
         start = before.position.scores
-        events.append({
-            "kind": "hand_end", "hand_number": before.hand_number,
-            "result": {
-                "points": [list(result.points[0]), list(result.points[1])],
-                "counted": [list(result.counted[0]), list(result.counted[1])],
-                "categories": CATEGORIES_ES,
-                "counts": [hand_counts(step.position, 0), hand_counts(step.position, 1)],
-                "scores_before": list(start),
-                "limited": [start[0] >= LATE_SCORE, start[1] >= LATE_SCORE],
-                "scores": list(result.scores), "winner": result.winner,
-                "swept": [c.code for c in step.swept], "sweeper": step.sweeper,
-            },
-        })
+        events.append(
+            {
+                "kind": "hand_end",
+                "hand_number": before.hand_number,
+                "result": {
+                    "points": [list(result.points[0]), list(result.points[1])],
+                    "counted": [list(result.counted[0]), list(result.counted[1])],
+                    "categories": CATEGORIES_ES,
+                    "counts": [hand_counts(step.position, 0), hand_counts(step.position, 1)],
+                    "scores_before": list(start),
+                    "limited": [start[0] >= LATE_SCORE, start[1] >= LATE_SCORE],
+                    "scores": list(result.scores),
+                    "winner": result.winner,
+                    "swept": [c.code for c in step.swept],
+                    "sweeper": step.sweeper,
+                },
+            }
+        )
         if after.finished:
             events.append(
                 {"kind": "match_end", "winner": after.winner, "scores": list(after.scores)}
             )
         else:
-            events.append({
-                "kind": "new_hand", "hand_number": after.hand_number,
-                "dealer": after.position.dealer,
-            })
+            events.append(
+                {
+                    "kind": "new_hand",
+                    "hand_number": after.hand_number,
+                    "dealer": after.position.dealer,
+                }
+            )
     return events
 
 

@@ -71,8 +71,7 @@ class Dificil:
             # the unseen cards are the opponent's hand: search every move, Normal's first
             first = set(ranked)
             ordered = ranked + [m for m in legal_moves if m not in first]
-            solved = solve(_world(view, unseen, ()), ordered, view.seat,
-                           self.tuning.solver_nodes)
+            solved = solve(_world(view, unseen, ()), ordered, view.seat, self.tuning.solver_nodes)
             if solved is not None:
                 return solved
         return self.search(view, ranked[: self.tuning.candidates], rng)
@@ -147,13 +146,19 @@ def _holds(hand: list[Card], values: list[int]) -> bool:
     return all(any(c.capture_value == v for c in hand) for v in values)
 
 
-def _world(view: View, opponent: list[Card] | tuple[Card, ...],
-           deck: tuple[Card, ...]) -> Position:
+def _world(view: View, opponent: list[Card] | tuple[Card, ...], deck: tuple[Card, ...]) -> Position:
     hands: list[tuple[Card, ...]] = [(), ()]
     hands[view.seat] = view.hand
     hands[1 - view.seat] = tuple(opponent)
     return Position(
-        hands=(hands[0], hands[1]), cards=view.cards, piles=view.piles, turn=view.turn,
-        dealer=view.dealer, deck=deck, captured=view.captured, limpias=view.limpias,
-        last_capturer=view.last_capturer, scores=view.scores,
+        hands=(hands[0], hands[1]),
+        cards=view.cards,
+        piles=view.piles,
+        turn=view.turn,
+        dealer=view.dealer,
+        deck=deck,
+        captured=view.captured,
+        limpias=view.limpias,
+        last_capturer=view.last_capturer,
+        scores=view.scores,
     )

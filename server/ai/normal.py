@@ -67,8 +67,9 @@ class Normal:
             return legal_moves[0]
         return _Decision(view, self.tuning, rng).best(legal_moves)
 
-    def ranked(self, view: View, legal_moves: list[Move],
-               rng: random.Random) -> list[tuple[Move, float]]:
+    def ranked(
+        self, view: View, legal_moves: list[Move], rng: random.Random
+    ) -> list[tuple[Move, float]]:
         """Normal's candidate moves with its expected value of each, best first (ties in
         the legal order)."""
         scored = _Decision(view, self.tuning, rng).scored(legal_moves)
@@ -120,8 +121,9 @@ class _TableInfo:
         self.sums: list[list[int]] | None = None
         self.cache: dict[tuple[int, int], Capture | None] = {}
 
-    def best_capture(self, rank: int, weights: dict[str, float], limpia: float,
-                     player: int) -> Capture | None:
+    def best_capture(
+        self, rank: int, weights: dict[str, float], limpia: float, player: int
+    ) -> Capture | None:
         """The most valuable capture (for ``player``) with a card of ``rank``, without the
         played card's own weight; None if that rank takes nothing."""
         key = (rank, player)
@@ -176,6 +178,7 @@ def _best_packing(groups: list[int], weights: list[float]) -> tuple[int, float]:
     weight, mask = best_packing(groups, (1 << len(weights)) - 1, weights, PACKING_BUDGET)
     return mask, weight
 
+
 class _Decision:
     def __init__(self, view: View, tuning: Tuning, rng: random.Random) -> None:
         self.view = view
@@ -189,9 +192,7 @@ class _Decision:
         self.l_me = self.weights.limpia[self.me]
         self.l_opp = self.weights.limpia[self.opp]
         # the unseen cards, least valuable to the opponent first (the one it would trail)
-        self.unseen = sorted(
-            view.unseen(), key=lambda c: (self.w_opp[c.code], c.value, c.suit)
-        )
+        self.unseen = sorted(view.unseen(), key=lambda c: (self.w_opp[c.code], c.value, c.suit))
         self.pile_index = {pile.id: j for j, pile in enumerate(view.piles)}
         self.table: SimTable = (
             view.cards,
@@ -259,8 +260,11 @@ class _Decision:
         simple = (
             not taken_piles and sum(c.value for c in taken_loose) + move.card.value == value
         ) or (
-            not taken_loose and len(taken_piles) == 1 and taken_piles[0][1] != self.me
-            and not taken_piles[0][3] and taken_piles[0][0] + move.card.value == value
+            not taken_loose
+            and len(taken_piles) == 1
+            and taken_piles[0][1] != self.me
+            and not taken_piles[0][3]
+            and taken_piles[0][0] + move.card.value == value
         )
         new_pile: SimPile = (value, self.me, (*used, move.card), not simple)
         return 0.0, (rest, (*kept, new_pile)), False
@@ -320,8 +324,14 @@ class _Decision:
             scored.append((move, gain + self.after(table, tuple(rest), hands, fresh, captured)))
         return scored
 
-    def after(self, table: SimTable, rest: tuple[Card, ...],
-              hands: list[tuple[int, ...]], fresh: bool, captured: bool) -> float:
+    def after(
+        self,
+        table: SimTable,
+        rest: tuple[Card, ...],
+        hands: list[tuple[int, ...]],
+        fresh: bool,
+        captured: bool,
+    ) -> float:
         """Expected value, for this seat, of what follows a move that left ``table``."""
         view = self.view
         last_me = captured or view.last_capturer == self.me
@@ -330,9 +340,7 @@ class _Decision:
                 return self._sweep(table, last_me)
             return 0.0
         # the end of the hand is within sight: the sweep goes to the last capturer
-        end_in_sight = (
-            view.deck_size == 0 and len(rest) <= 1 and view.opponent_hand_size <= 1
-        )
+        end_in_sight = view.deck_size == 0 and len(rest) <= 1 and view.opponent_hand_size <= 1
         info = _TableInfo(table)
         # each unseen card's best capture there, and its value for the opponent
         by_rank: dict[int, Capture | None] = {}
@@ -368,7 +376,7 @@ class _Decision:
                     key = -1000 - j
                     cached = follow.get(key)
                     if cached is None:
-                        rest_piles = table[1][:j] + table[1][j + 1:]
+                        rest_piles = table[1][:j] + table[1][j + 1 :]
                         cached = follow[key] = self._follow_up(
                             (table[0], rest_piles), rest, last_me, end_in_sight
                         )
@@ -390,14 +398,13 @@ class _Decision:
                 cached = follow.get(key)
                 if cached is None:
                     next_table = ((*table[0], self.unseen[trailed]), table[1])
-                    cached = follow[key] = self._follow_up(
-                        next_table, rest, last_me, end_in_sight
-                    )
+                    cached = follow[key] = self._follow_up(next_table, rest, last_me, end_in_sight)
             total += cached
         return total / len(hands)
 
-    def _steal(self, hand: tuple[int, ...], raisable: list[tuple[int, int, float]],
-               best_capture: float) -> tuple[int, float] | None:
+    def _steal(
+        self, hand: tuple[int, ...], raisable: list[tuple[int, int, float]], best_capture: float
+    ) -> tuple[int, float] | None:
         """The opponent's best raise of one of this seat's simple piles (RULES.md 4.2), if it
         beats its best capture: (pile index, value for the opponent). A raise needs a card
         to add and another that takes the new value; the pile is taken a turn later, so it
@@ -418,8 +425,9 @@ class _Decision:
                     found, best_value = (j, gain), gain
         return found
 
-    def _follow_up(self, table: SimTable, rest: tuple[Card, ...], last_me: bool,
-                   end_in_sight: bool) -> float:
+    def _follow_up(
+        self, table: SimTable, rest: tuple[Card, ...], last_me: bool, end_in_sight: bool
+    ) -> float:
         """This seat's best capture on ``table`` with the cards it kept, and the end sweep."""
         best: Capture | None = None
         best_gain = 0.0

@@ -53,14 +53,17 @@ def match_chance(scores: tuple[int, int], seat: int) -> float:
 def _start_chance(a: int, b: int) -> float:
     """Player 0's chance to win the match from the start of a hand at ``a``–``b``."""
     cards_one = (1.0 - _BINOMIAL_TIE) / 2
-    items: list[Item] = [(3, cards_one, cards_one), (1, 0.5, 0.5), (2, 0.5, 0.5),
-                         (1, 0.5, 0.5)]
+    items: list[Item] = [(3, cards_one, cards_one), (1, 0.5, 0.5), (2, 0.5, 0.5), (1, 0.5, 0.5)]
     items.extend((1, 0.5, 0.5) for _ in ACE_ORDER)
     return _race((a, b), items)
 
 
-def hand_chance(scores: tuple[int, int], captured: tuple[Iterable[Card], Iterable[Card]],
-                limpias: tuple[int, int], seat: int) -> float:
+def hand_chance(
+    scores: tuple[int, int],
+    captured: tuple[Iterable[Card], Iterable[Card]],
+    limpias: tuple[int, int],
+    seat: int,
+) -> float:
     """The chance that ``seat`` wins the match, in a hand begun at ``scores`` where the
     players have ``captured`` these cards and ``limpias``; every card not yet captured
     goes to either player with even odds."""
@@ -73,19 +76,27 @@ def hand_chance(scores: tuple[int, int], captured: tuple[Iterable[Card], Iterabl
         0 if card in mine[0] else 1 if card in mine[1] else -1
         for card in (TEN_OF_DIAMONDS, TWO_OF_SPADES, *ACE_ORDER)
     )
-    chance = _hand_chance(scores, counts, left, spades, spades_left, owners,
-                          limpias[0] - limpias[1])
+    chance = _hand_chance(
+        scores, counts, left, spades, spades_left, owners, limpias[0] - limpias[1]
+    )
     return chance if seat == 0 else 1.0 - chance
 
 
 @lru_cache(maxsize=65_536)
-def _hand_chance(scores: tuple[int, int], counts: tuple[int, int], left: int,
-                 spades: tuple[int, int], spades_left: int, owners: tuple[int, ...],
-                 limpia_difference: int) -> float:
-    cards = (_at_least(HALF_DECK + 1 - counts[0], left),
-             _at_least(HALF_DECK + 1 - counts[1], left))
-    spade = (_at_least(SPADES_NEEDED - spades[0], spades_left),
-             _at_least(SPADES_NEEDED - spades[1], spades_left))
+def _hand_chance(
+    scores: tuple[int, int],
+    counts: tuple[int, int],
+    left: int,
+    spades: tuple[int, int],
+    spades_left: int,
+    owners: tuple[int, ...],
+    limpia_difference: int,
+) -> float:
+    cards = (_at_least(HALF_DECK + 1 - counts[0], left), _at_least(HALF_DECK + 1 - counts[1], left))
+    spade = (
+        _at_least(SPADES_NEEDED - spades[0], spades_left),
+        _at_least(SPADES_NEEDED - spades[1], spades_left),
+    )
     items: list[Item] = [(3, *cards), (1, *spade)]
     for points, owner in zip((2, 1, 1, 1, 1, 1), owners, strict=True):
         items.append((points, *_owner_odds(owner)))

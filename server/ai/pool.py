@@ -33,8 +33,8 @@ WORKER_NICE = 10  # workers run this much "nicer" than the server
 
 
 def cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1
+    return (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     )
 
 
@@ -74,7 +74,8 @@ class AiPool:
     def _start(self) -> ProcessPoolExecutor:
         # spawn: a fork of a running server would copy its threads' locks and sockets
         return ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+            max_workers=self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
             initializer=_warm_up,
         )
 

@@ -43,8 +43,7 @@ class Solver:
         self.nodes = 0
         self.table: dict[Hashable, tuple[float, int]] = {}
 
-    def after(self, position: Position, move: Move, alpha: float = 0.0,
-              beta: float = 1.0) -> float:
+    def after(self, position: Position, move: Move, alpha: float = 0.0, beta: float = 1.0) -> float:
         """The value of playing ``move`` in ``position``."""
         step = play_step(position, move)
         if step.result is not None:
@@ -59,8 +58,10 @@ class Solver:
         entry = self.table.get(key)
         if entry is not None:
             found, flag = entry
-            if flag == EXACT or (flag == LOWER and found >= beta) or (
-                flag == UPPER and found <= alpha
+            if (
+                flag == EXACT
+                or (flag == LOWER and found >= beta)
+                or (flag == UPPER and found <= alpha)
             ):
                 return found
         start_alpha, start_beta = alpha, beta

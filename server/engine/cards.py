@@ -55,4 +55,3 @@ _BY_CODE: dict[str, Card] = {card.code: card for card in DECK}
 
 TEN_OF_DIAMONDS = Card(10, "d")
 TWO_OF_SPADES = Card(2, "s")
-

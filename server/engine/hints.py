@@ -170,7 +170,10 @@ def best_take(table: Table, card: Card, weights: list[int] | None = None) -> int
 
 
 def best_builds(
-    table: Table, card: Card, rest: tuple[Card, ...], seat: int,
+    table: Table,
+    card: Card,
+    rest: tuple[Card, ...],
+    seat: int,
     weights: list[int] | None = None,
 ) -> dict[tuple[int, bool], int]:
     """For each (value, double), the build with ``card`` that uses the most cards."""
@@ -212,7 +215,9 @@ def best_builds(
 
 
 def card_options(
-    position: Position, card: Card, table: Table | None = None,
+    position: Position,
+    card: Card,
+    table: Table | None = None,
     weights: list[int] | None = None,
 ) -> CardOptions:
     """What ``card`` (in the hand of the seat to move) can do in ``position``."""

@@ -83,8 +83,14 @@ class Match:
         results = (*self.results, step.result)
         if step.result.winner is not None:
             return (
-                Match(self.seed, step.position, self.hand_number, results, step.result.winner,
-                      self.move_count + 1),
+                Match(
+                    self.seed,
+                    step.position,
+                    self.hand_number,
+                    results,
+                    step.result.winner,
+                    self.move_count + 1,
+                ),
                 step,
             )
         number = self.hand_number + 1
@@ -94,6 +100,10 @@ class Match:
 
     def _replace(self, position: Position) -> Match:
         return Match(
-            self.seed, position, self.hand_number, self.results, self.winner,
+            self.seed,
+            position,
+            self.hand_number,
+            self.results,
+            self.winner,
             self.move_count + 1,
         )

@@ -95,8 +95,11 @@ class Move:
 
     def sort_key(self) -> tuple[int, int, str, tuple[str, ...], int]:
         return (
-            _KIND_ORDER[self.kind], self.card.rank, self.card.suit,
-            tuple(sorted(self.take)), self.value or 0,
+            _KIND_ORDER[self.kind],
+            self.card.rank,
+            self.card.suit,
+            tuple(sorted(self.take)),
+            self.value or 0,
         )
 
     def __repr__(self) -> str:
@@ -192,7 +195,8 @@ class Table:
         if groups is None:
             groups = list(self.multi[value])
             groups.extend(
-                1 << i for i, c in enumerate(self.cards)
+                1 << i
+                for i, c in enumerate(self.cards)
                 if c.value == value or (c.is_ace and value == MAX_VALUE)
             )
             groups.extend(
@@ -283,9 +287,7 @@ def moves_for_card(position: Position, card: Card, table: Table | None = None) -
     """Every legal move playing ``card`` from the hand of the seat to move."""
     table = table or Table(position.cards, position.piles)
     seat = position.turn
-    moves = [
-        Move("capture", card, table.names(mask)) for mask in capture_masks(table, card)
-    ]
+    moves = [Move("capture", card, table.names(mask)) for mask in capture_masks(table, card)]
     rest = hand_without(position.hands[seat], card)
     moves.extend(
         Move("build", card, table.names(mask), value)
@@ -392,9 +394,7 @@ def capture_groups(table: Table, card: Card) -> list[int]:
     value = card.capture_value
     groups = list(table.multi[value])
     groups.extend(1 << i for i, c in enumerate(table.cards) if c.rank == card.rank)
-    groups.extend(
-        table.pile_bit(j) for j, pile in enumerate(table.piles) if pile.value == value
-    )
+    groups.extend(table.pile_bit(j) for j, pile in enumerate(table.piles) if pile.value == value)
     return groups
 
 
@@ -412,7 +412,8 @@ def card_groups(table: Table, card: Card, value: int, seat: int) -> list[int]:
     if value - hv >= 1:
         groups.extend(table.sums[value - hv])
         groups.extend(
-            table.pile_bit(j) for j, pile in enumerate(table.piles)
+            table.pile_bit(j)
+            for j, pile in enumerate(table.piles)
             if pile.owner != seat and not pile.double and pile.value == value - hv
         )
     if hv == value or (card.is_ace and value == MAX_VALUE):
@@ -472,7 +473,10 @@ def play_step(position: Position, move: Move) -> Step:
     elif move.kind == "build":
         kept_piles.append(
             Pile(
-                tuple(used_cards) + (card,), move.value or 0, seat, double,
+                tuple(used_cards) + (card,),
+                move.value or 0,
+                seat,
+                double,
                 new_pile_id(position.piles),
             )
         )

@@ -74,8 +74,13 @@ class Pile:
     ) -> Pile:
         """Builds a pile from space-separated card codes (checked like the JSON form)."""
         return cls.from_json(
-            {"id": pile_id, "cards": cards.split(), "value": value, "owner": owner,
-             "double": double}
+            {
+                "id": pile_id,
+                "cards": cards.split(),
+                "value": value,
+                "owner": owner,
+                "double": double,
+            }
         )
 
 
@@ -140,8 +145,16 @@ class Position:
         last = data.get("last_capturer")
         last_capturer = None if last is None else _player(last, "last_capturer")
         position = cls(
-            hands=hands, cards=cards, piles=piles, turn=turn, dealer=dealer, deck=deck,
-            captured=captured, limpias=limpias, last_capturer=last_capturer, scores=scores,
+            hands=hands,
+            cards=cards,
+            piles=piles,
+            turn=turn,
+            dealer=dealer,
+            deck=deck,
+            captured=captured,
+            limpias=limpias,
+            last_capturer=last_capturer,
+            scores=scores,
         )
         position.check()
         return position

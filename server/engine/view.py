@@ -36,9 +36,16 @@ class View:
         hands: list[Hand] = [(), ()]
         hands[self.seat] = self.hand
         return Position(
-            hands=(hands[0], hands[1]), cards=self.cards, piles=self.piles, turn=self.turn,
-            dealer=self.dealer, deck=(), captured=self.captured, limpias=self.limpias,
-            last_capturer=self.last_capturer, scores=self.scores,
+            hands=(hands[0], hands[1]),
+            cards=self.cards,
+            piles=self.piles,
+            turn=self.turn,
+            dealer=self.dealer,
+            deck=(),
+            captured=self.captured,
+            limpias=self.limpias,
+            last_capturer=self.last_capturer,
+            scores=self.scores,
         )
 
     def unseen(self) -> set[Card]:

@@ -32,9 +32,15 @@ def position(
         used.update(pile.cards)
     rest = [c for c in DECK if c not in used]
     return Position(
-        hands=(mine, theirs), cards=loose, piles=piles, turn=0, dealer=dealer,
-        deck=tuple(rest[:deck_size]), captured=((), tuple(rest[deck_size:])),
-        last_capturer=1 if rest[deck_size:] else None, scores=scores,
+        hands=(mine, theirs),
+        cards=loose,
+        piles=piles,
+        turn=0,
+        dealer=dealer,
+        deck=tuple(rest[:deck_size]),
+        captured=((), tuple(rest[deck_size:])),
+        last_capturer=1 if rest[deck_size:] else None,
+        scores=scores,
     )
 
 
@@ -46,8 +52,11 @@ def choose(level: str, pos: Position, seed: int = 0) -> Move:
     return move
 
 
-def game_positions(seed: int, players: tuple[Player, Player], limit: int = 10_000,
-                   ) -> Iterator[tuple[Position, list[Move], Move]]:
+def game_positions(
+    seed: int,
+    players: tuple[Player, Player],
+    limit: int = 10_000,
+) -> Iterator[tuple[Position, list[Move], Move]]:
     """Plays a seeded match between ``players`` (seat 0, seat 1) and yields, before each
     move, the position, the legal moves and the move chosen."""
     match = Match.new(f"ai-test-{seed}")

@@ -19,8 +19,9 @@ from .helpers import cards, game_positions, shuffle_hidden
 NORMAL = LEVELS["normal"]
 FACIL = LEVELS["facil"]
 # a small budget: the tests check behaviour, not strength
-SMALL = Dificil(Tuning(samples=2, candidates=3,
-                       rollout=NormalTuning(samples=2, max_candidates=6, min_builds=2)))
+SMALL = Dificil(
+    Tuning(samples=2, candidates=3, rollout=NormalTuning(samples=2, max_candidates=6, min_builds=2))
+)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -37,7 +38,6 @@ def _positions(count: int, *, deck: bool, every: int = 5) -> list[Position]:
                 found.append(pos)
         seed += 1
     return found[:count]
-
 
 
 def _choose(player: Dificil, pos: Position, seed: int) -> Move:
@@ -122,8 +122,15 @@ def test_the_last_deal_takes_the_table_with_the_last_capture() -> None:
     loose = cards("4s 5s")
     used = set(mine) | set(theirs) | set(loose)
     rest = tuple(c for c in DECK if c not in used)
-    pos = Position(hands=(mine, theirs), cards=loose, turn=0, dealer=1,
-                   captured=(rest[:24], rest[24:]), last_capturer=1, scores=(10, 10))
+    pos = Position(
+        hands=(mine, theirs),
+        cards=loose,
+        turn=0,
+        dealer=1,
+        captured=(rest[:24], rest[24:]),
+        last_capturer=1,
+        scores=(10, 10),
+    )
     dificil = LEVELS["dificil"]
     assert isinstance(dificil, Dificil)
     assert _choose(dificil, pos, 0) == Move.capture("9c", "4s", "5s")
@@ -170,13 +177,23 @@ def test_hand_chance_knows_the_18_points_rule() -> None:
 
 def test_sampled_worlds_agree_with_the_view_and_the_pile_rule() -> None:
     # the opponent (seat 1) owns piles of 9 and 13: every world gives it a 9 and a king
-    piles = (Pile.parse("p1", "6d 3s", value=9, owner=1), Pile.parse("p2", "Qh Ac", value=13,
-                                                                      owner=1))
+    piles = (
+        Pile.parse("p1", "6d 3s", value=9, owner=1),
+        Pile.parse("p2", "Qh Ac", value=13, owner=1),
+    )
     mine, loose, theirs = cards("2c 8h 5d"), cards("4c"), cards("9s Ks 2d")
     used = {*mine, *loose, *theirs, *piles[0].cards, *piles[1].cards}
     rest = [c for c in DECK if c not in used]
-    pos = Position(hands=(mine, theirs), cards=loose, piles=piles, turn=0, dealer=1,
-                   deck=tuple(rest[:16]), captured=((), tuple(rest[16:])), last_capturer=1)
+    pos = Position(
+        hands=(mine, theirs),
+        cards=loose,
+        piles=piles,
+        turn=0,
+        dealer=1,
+        deck=tuple(rest[:16]),
+        captured=((), tuple(rest[16:])),
+        last_capturer=1,
+    )
     pos.check()
     view = view_for(pos, 0)
     rng = random.Random(4)

@@ -36,7 +36,6 @@ def _mid_game_positions(count: int) -> list[Position]:
     return found[:count]
 
 
-
 def test_is_registered() -> None:
     assert NORMAL.name == "normal"
     assert type(NORMAL).__name__ == "Normal"
@@ -79,13 +78,18 @@ def test_sees_only_its_view_through_the_oracle() -> None:
             )
     lines = "".join(json.dumps(r) + "\n" for r in requests)
     done = subprocess.run(
-        [sys.executable, "-m", "server.engine"], input=lines, capture_output=True, text=True,
-        cwd=ROOT, timeout=60, check=True,
+        [sys.executable, "-m", "server.engine"],
+        input=lines,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
     )
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == len(requests)
     for i, pos in enumerate(positions):
-        trio = answers[3 * i: 3 * i + 3]
+        trio = answers[3 * i : 3 * i + 3]
         assert all("move" in a for a in trio), trio
         assert trio[0] == trio[1] == trio[2]
         move = Move.from_json(trio[0]["move"])

@@ -15,18 +15,27 @@ from .helpers import game_positions
 async def test_workers_answer_the_same_moves_as_this_process() -> None:
     from server.ai import LEVELS
 
-    positions = [pos for pos, moves, _ in game_positions(3, (LEVELS["normal"], LEVELS["facil"]),
-                                                         limit=40) if len(moves) > 1][:3]
+    positions = [
+        pos
+        for pos, moves, _ in game_positions(3, (LEVELS["normal"], LEVELS["facil"]), limit=40)
+        if len(moves) > 1
+    ][:3]
     pool = AiPool(1, queue=2)
     try:
         assert pool.workers == 1
         # more requests at once than the pool holds: the rest wait their turn, in order
-        moves = await asyncio.gather(*(
-            pool.choose(level, pos, f"seed-{i}")
-            for i, pos in enumerate(positions) for level in ("normal", "dificil")
-        ))
-        expected = [choose_for_position(level, pos, f"seed-{i}")
-                    for i, pos in enumerate(positions) for level in ("normal", "dificil")]
+        moves = await asyncio.gather(
+            *(
+                pool.choose(level, pos, f"seed-{i}")
+                for i, pos in enumerate(positions)
+                for level in ("normal", "dificil")
+            )
+        )
+        expected = [
+            choose_for_position(level, pos, f"seed-{i}")
+            for i, pos in enumerate(positions)
+            for level in ("normal", "dificil")
+        ]
         # worker processes have their own string hashes: the moves must not depend on them
         assert moves == expected
         assert len(pool.worker_pids) == 1 and os.getpid() not in pool.worker_pids

@@ -44,8 +44,12 @@ class Player:
         self.page.on("websocket", self._on_ws)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         # the server's Content-Security-Policy refusing something the client does
-        self.page.on("console", lambda msg: self.errors.append(msg.text)
-                     if "Content Security Policy" in msg.text else None)
+        self.page.on(
+            "console",
+            lambda msg: (
+                self.errors.append(msg.text) if "Content Security Policy" in msg.text else None
+            ),
+        )
         self.page.set_default_timeout(TIMEOUT_MS)
 
     def _on_ws(self, ws: WebSocket) -> None:
@@ -115,8 +119,9 @@ class Player:
 
     # -- playing -----------------------------------------------------------------------
 
-    def play_until(self, wanted: Callable[[dict[str, Any]], bool],
-                   turns: int = 48) -> dict[str, Any] | None:
+    def play_until(
+        self, wanted: Callable[[dict[str, Any]], bool], turns: int = 48
+    ) -> dict[str, Any] | None:
         """Plays turns (and closes score sheets) until one of my hand cards' options is
         `wanted`; returns that option, on my turn, or None after `turns` tries."""
         for _ in range(turns):
@@ -137,8 +142,13 @@ class Player:
         if fits:
             assert_fits(self.page)
 
-    def play_turn(self, prefer_build: bool = False, shot: str | None = None,
-                  prefer_solo: bool = False, fits: bool = False) -> str:
+    def play_turn(
+        self,
+        prefer_build: bool = False,
+        shot: str | None = None,
+        prefer_solo: bool = False,
+        fits: bool = False,
+    ) -> str:
         """Plays one turn by clicking: Llevarte when some card can capture (Llevarte solo
         when asked and it differs), else a build idea (when asked or when nothing else is
         possible), else Echar. Returns the kind played ("capture-solo" for Llevarte solo).
@@ -150,7 +160,8 @@ class Player:
         page = self.page
         solo = next((o for o in options if distinct_solo(o)), None)
         capture = (solo if prefer_solo and solo else None) or next(
-            (o for o in options if o["llevarte"]), None)
+            (o for o in options if o["llevarte"]), None
+        )
         trail = next((o for o in options if o["trail"]), None)
         build = next((o for o in options if o["builds"]), None)
         before = self.seq()
@@ -161,8 +172,10 @@ class Player:
             page.locator(".build-panel .ideas button").first.click()
             idea = build["builds"][0]
             for item in idea["move"]["take"]:
-                assert page.locator(f".table-area [data-id='{item}']").get_attribute(
-                    "aria-pressed") == "true"
+                assert (
+                    page.locator(f".table-area [data-id='{item}']").get_attribute("aria-pressed")
+                    == "true"
+                )
             confirm = page.locator(f".build-panel .build-confirm[data-value='{idea['value']}']")
             if fits:
                 assert_fits(page, ".build-panel .build-confirm")
@@ -216,7 +229,8 @@ def expected_actions(option: dict[str, Any]) -> set[str]:
 
 def offered_actions(page: Page) -> set[str]:
     classes = page.locator(".actions .button-row button").evaluate_all(
-        "els => els.map(e => [...e.classList])")
+        "els => els.map(e => [...e.classList])"
+    )
     return {c for names in classes for c in names if c in ACTION_CLASSES}
 
 
@@ -228,15 +242,18 @@ def assert_fits(page: Page, *extra: str) -> None:
              if (!e) return [s, null];
              const r = e.getBoundingClientRect();
              return [s, [r.top, r.bottom, r.left, r.right]]; })""",
-        [".table-area", ".hand", ".actions", *extra])
+        [".table-area", ".hand", ".actions", *extra],
+    )
     height, width, scroll = page.evaluate(
-        "() => [innerHeight, innerWidth, document.scrollingElement.scrollHeight]")
+        "() => [innerHeight, innerWidth, document.scrollingElement.scrollHeight]"
+    )
     assert scroll <= height + 1, f"the page scrolls: {scroll} > {height}"
     for selector, box in boxes:
         assert box is not None, selector
         top, bottom, left, right = box
-        assert top >= -1 and bottom <= height + 1 and left >= -1 and right <= width + 1, \
+        assert top >= -1 and bottom <= height + 1 and left >= -1 and right <= width + 1, (
             f"{selector} off screen: {box} in {width}x{height}"
+        )
 
 
 def distinct_solo(option: dict[str, Any]) -> bool:
@@ -249,19 +266,27 @@ def sheet_numbers(page: Page) -> dict[str, Any]:
     """The score sheet as numbers: per seat and category the points, the points counted
     and the running total; the match score at the hand's start and at its end."""
     sheet = page.locator("dialog.sheet[open]")
-    out: dict[str, Any] = {"points": {}, "counted": {}, "running": {}, "before": {},
-                           "scores": {}, "late_marks": {}}
+    out: dict[str, Any] = {
+        "points": {},
+        "counted": {},
+        "running": {},
+        "before": {},
+        "scores": {},
+        "late_marks": {},
+    }
     for seat in (0, 1):
         cells = sheet.locator(f"tbody tr[data-category] td[data-seat='{seat}']")
         data = cells.evaluate_all(
             "els => els.map(e => [e.dataset.points, e.dataset.counted, e.dataset.total,"
-            " e.querySelectorAll('s.late').length])")
+            " e.querySelectorAll('s.late').length])"
+        )
         out["points"][seat] = [int(d[0]) for d in data]
         out["counted"][seat] = [int(d[1]) for d in data]
         out["running"][seat] = [int(d[2]) for d in data]
         out["late_marks"][seat] = [int(d[3]) for d in data]
         start = sheet.locator(f".start-total td[data-seat='{seat}']")
         out["before"][seat] = int(start.inner_text())
-        out["scores"][seat] = int(sheet.locator(f"tfoot .match-total td[data-seat='{seat}']")
-                                  .inner_text())
+        out["scores"][seat] = int(
+            sheet.locator(f"tfoot .match-total td[data-seat='{seat}']").inner_text()
+        )
     return out

@@ -18,11 +18,13 @@ from srvkit import ServerProc  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 GRACE_SECONDS = 3.0  # long enough to see the countdown tick
-
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -37,10 +39,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     tmp = tmp_path_factory.mktemp("browser-srv")
-    proc = ServerProc(tmp, {
-        "GRACE_SECONDS": str(GRACE_SECONDS), "WS_RATE": "1000", "WS_BURST": "1000",
-        "RATE_ROOMS_PER_MIN": "10000", "RATE_JOIN_PER_MIN": "10000",
-    }).start()
+    proc = ServerProc(
+        tmp,
+        {
+            "GRACE_SECONDS": str(GRACE_SECONDS),
+            "WS_RATE": "1000",
+            "WS_BURST": "1000",
+            "RATE_ROOMS_PER_MIN": "10000",
+            "RATE_JOIN_PER_MIN": "10000",
+        },
+    ).start()
     yield proc
     proc.stop()
 
@@ -64,10 +72,16 @@ def make_player(browser: object, web_server: ServerProc) -> Iterator[Callable[..
     contexts = []
     players: list[Player] = []
 
-    def make(viewport: dict[str, int] | None = None, anim_ms: int = 0,
-             reduced_motion: str = "no-preference", base: str | None = None) -> Player:
+    def make(
+        viewport: dict[str, int] | None = None,
+        anim_ms: int = 0,
+        reduced_motion: str = "no-preference",
+        base: str | None = None,
+    ) -> Player:
         context = browser.new_context(  # type: ignore[attr-defined]
-            viewport=viewport or PHONE, locale="es-DO", reduced_motion=reduced_motion,
+            viewport=viewport or PHONE,
+            locale="es-DO",
+            reduced_motion=reduced_motion,
         )
         context.add_init_script(f"localStorage.setItem('casino.animMs', '{anim_ms}')")
         contexts.append(context)

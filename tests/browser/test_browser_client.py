@@ -26,8 +26,7 @@ def start_computer_game(player: Player) -> None:
 
 
 def style(player: Player, selector: str, prop: str) -> str:
-    return str(player.page.locator(selector).first.evaluate(
-        f"e => getComputedStyle(e).{prop}"))
+    return str(player.page.locator(selector).first.evaluate(f"e => getComputedStyle(e).{prop}"))
 
 
 def test_chosen_marked_preview_and_focus_each_look_different(make_player: MakePlayer) -> None:
@@ -44,18 +43,23 @@ def test_chosen_marked_preview_and_focus_each_look_different(make_player: MakePl
     preview = f".table-area [data-id='{taken[0]}']"
     # chosen: gold border, raised; the preview: a dashed outline, not raised, not marked
     assert style(me, hand_card, "borderTopColor") == "rgb(255, 224, 138)"
-    assert "translate" in style(me, hand_card, "transform") or \
-        style(me, hand_card, "transform") != "none"
+    assert (
+        "translate" in style(me, hand_card, "transform")
+        or style(me, hand_card, "transform") != "none"
+    )
     assert style(me, preview, "outlineStyle") == "dashed"
     assert style(me, preview, "transform") == "none"
     assert me.page.locator(preview).get_attribute("aria-pressed") == "false"
-    assert "te la llevarías" in (me.page.locator(preview).get_attribute("aria-label") or "") or \
-        "te lo llevarías" in (me.page.locator(preview).get_attribute("aria-label") or "")
+    assert "te la llevarías" in (
+        me.page.locator(preview).get_attribute("aria-label") or ""
+    ) or "te lo llevarías" in (me.page.locator(preview).get_attribute("aria-label") or "")
     if distinct_solo(option):
         # "Llevarte solo" says what it takes
         solo = me.page.locator(".actions button.take-solo").inner_text()
-        names = [me.page.locator(f".table-area [data-id='{i}']").get_attribute("aria-label")
-                 or "" for i in option["llevarte_solo"]["take"]]
+        names = [
+            me.page.locator(f".table-area [data-id='{i}']").get_attribute("aria-label") or ""
+            for i in option["llevarte_solo"]["take"]
+        ]
         assert solo.startswith("Llevarte solo ")
         for item, label in zip(option["llevarte_solo"]["take"], names, strict=True):
             shown = label.split(",")[0] if not item.startswith("p") else "montón de"
@@ -70,7 +74,8 @@ def test_chosen_marked_preview_and_focus_each_look_different(make_player: MakePl
     me.page.keyboard.press("Tab")
     focused = me.page.evaluate(
         "() => { const e = document.activeElement; const s = getComputedStyle(e);"
-        " return [e.matches(':focus-visible'), s.outlineColor, s.outlineStyle]; }")
+        " return [e.matches(':focus-visible'), s.outlineColor, s.outlineStyle]; }"
+    )
     assert focused == [True, "rgb(127, 219, 255)", "solid"]
 
 
@@ -189,8 +194,7 @@ def test_installable_and_an_offline_page(make_player: MakePlayer, tmp_path: Path
         touch = page.locator("link[rel=apple-touch-icon]").get_attribute("href") or ""
         assert server.get(touch).headers["content-type"] == "image/png"
         # the service worker controls the whole site once it is active
-        scope = page.evaluate(
-            "async () => (await navigator.serviceWorker.ready).scope")
+        scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
         assert scope == server.base + "/"
         page.reload()
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
@@ -227,4 +231,5 @@ def test_focus_goes_to_the_hand_after_each_own_move(make_player: MakePlayer) -> 
         before = me.seq()
         page.keyboard.press("Enter")
         page.wait_for_function(
-            "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
+            "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before
+        )

@@ -109,8 +109,9 @@ def check_tallies(player: Player) -> None:
         assert ("2♠" in keys) == tally["two_of_spades"]
 
 
-@pytest.mark.parametrize("viewport", [PHONE, LANDSCAPE, LAPTOP],
-                         ids=["360x740", "740x360", "1280x800"])
+@pytest.mark.parametrize(
+    "viewport", [PHONE, LANDSCAPE, LAPTOP], ids=["360x740", "740x360", "1280x800"]
+)
 def test_whole_hand_against_the_computer(make_player: MakePlayer, viewport: dict[str, int]) -> None:
     """A whole hand by clicking at each size: at every turn table, hand and actions are on
     screen together, the buttons are what the server allows, the tallies are right."""
@@ -145,7 +146,8 @@ def test_whole_hand_against_the_computer(make_player: MakePlayer, viewport: dict
             for item in entry["take"]:
                 me.page.click(f".table-area [data-id='{item}']")
             values = me.page.locator(".build-panel .build-confirm").evaluate_all(
-                "els => els.map(e => Number(e.dataset.value))")
+                "els => els.map(e => Number(e.dataset.value))"
+            )
             assert values == entry["values"]
             assert_fits(me.page, ".build-panel .build-confirm")
             me.screenshot(f"build-{size}")
@@ -154,8 +156,11 @@ def test_whole_hand_against_the_computer(make_player: MakePlayer, viewport: dict
             me.page.click(".build-panel button.back")
             me.page.click(".actions button.cancel")
             assert me.page.locator(".hand .card[aria-pressed='true']").count() == 0
-        kind = me.play_turn(prefer_build=can_build and not built, fits=True,
-                            shot=None if built or shot_build else f"build-{size}")
+        kind = me.play_turn(
+            prefer_build=can_build and not built,
+            fits=True,
+            shot=None if built or shot_build else f"build-{size}",
+        )
         shot_build = shot_build or kind == "build"
         built = built or kind == "build"
         turns += 1
@@ -190,17 +195,23 @@ def test_reload_brings_the_same_game_back(make_player: MakePlayer) -> None:
         # drawn inside the table (the table clips its flight), not over the deck line
         assert incoming.evaluate(
             "e => { const t = e.closest('.table-area'); const s = getComputedStyle(t);"
-            " return s.overflowY !== 'visible' && s.overflowX !== 'visible'; }")
+            " return s.overflowY !== 'visible' && s.overflowX !== 'visible'; }"
+        )
     me.wait_my_turn()
     hand = me.hand()
     table = me.page.locator(".table-area [data-id]").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))")
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
     room = me.welcome()["room"]
     me.page.reload()
     me.page.wait_for_selector(".mesa[data-my-turn='true']")
     assert me.hand() == hand
-    assert me.page.locator(".table-area [data-id]").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))") == table
+    assert (
+        me.page.locator(".table-area [data-id]").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        == table
+    )
     assert me.welcome()["room"] == room
     # leaving for Inicio keeps the game: "Continuar partida" brings it back
     me.page.click(".menu-button")
@@ -246,7 +257,8 @@ def test_rejoin_by_link_then_by_short_code(make_player: MakePlayer) -> None:
     assert re.search(r"/r/[A-Za-z0-9_-]{20,}$", href), href
     first.page.wait_for_function(
         "() => { const i = document.querySelector('dialog.move img.qr');"
-        " return i && i.complete && i.naturalWidth > 0; }")
+        " return i && i.complete && i.naturalWidth > 0; }"
+    )
 
     second = make_player(viewport=LAPTOP)
     second.page.goto(href)
@@ -289,12 +301,16 @@ def test_hint_borders_are_exactly_the_cards_that_can_capture(make_player: MakePl
     while checked < 10 and me.wait_turn_or_sheet() == "turn":
         view = me.view()
         expected = {o["card"] for o in view["options"] if o["llevarte"]}
-        shown = set(me.page.locator(".hand .card.can-capture").evaluate_all(
-            "els => els.map(e => e.dataset.code)"))
+        shown = set(
+            me.page.locator(".hand .card.can-capture").evaluate_all(
+                "els => els.map(e => e.dataset.code)"
+            )
+        )
         assert shown == expected
         for code in shown:
             color = me.page.locator(f".hand .card[data-code='{code}']").evaluate(
-                "e => getComputedStyle(e).borderTopColor")
+                "e => getComputedStyle(e).borderTopColor"
+            )
             assert color == "rgb(31, 211, 107)"
         saw_some = saw_some or bool(expected)
         saw_not_all = saw_not_all or len(expected) < len(view["options"])
@@ -324,8 +340,15 @@ def test_an_illegal_choice_is_explained_and_the_card_stays_chosen(make_player: M
         assert me.wait_turn_or_sheet() == "turn"
         view = me.view()
         ranks = {c[:-1] for c in view["table"]["cards"]}
-        pair = next(((h, t) for h in view["hand"] for t in view["table"]["cards"]
-                     if h[:-1] != t[:-1] and h[:-1] not in ranks), None)
+        pair = next(
+            (
+                (h, t)
+                for h in view["hand"]
+                for t in view["table"]["cards"]
+                if h[:-1] != t[:-1] and h[:-1] not in ranks
+            ),
+            None,
+        )
         if pair is not None:
             break
         me.play_turn()
@@ -339,8 +362,10 @@ def test_an_illegal_choice_is_explained_and_the_card_stays_chosen(make_player: M
     me.page.keyboard.press("Enter")
     me.page.focus(f".table-area [data-id='{table_card}']")
     me.page.keyboard.press("Enter")
-    assert me.page.locator(f".table-area [data-id='{table_card}']").get_attribute(
-        "aria-pressed") == "true"
+    assert (
+        me.page.locator(f".table-area [data-id='{table_card}']").get_attribute("aria-pressed")
+        == "true"
+    )
     me.page.click(".actions button.take-picked")
     error = me.page.locator(".error-line")
     error.wait_for()
@@ -349,18 +374,19 @@ def test_an_illegal_choice_is_explained_and_the_card_stays_chosen(make_player: M
     assert error.inner_text() == sent[-1]["message"]
     # the refused move keeps the chosen card and the marks: the player tries again from there
     assert me.page.locator(".hand .card[aria-pressed='true']").evaluate_all(
-        "els => els.map(e => e.dataset.code)") == [hand_card]
+        "els => els.map(e => e.dataset.code)"
+    ) == [hand_card]
     assert me.page.locator(".table-area [aria-pressed='true']").count() == 1
     assert me.hand() == hand and me.seq() == seq
     assert me.page.locator(".mesa").get_attribute("data-my-turn") == "true"
 
 
 def test_friend_leaves_the_computer_takes_over_and_the_friend_returns(
-        make_player: MakePlayer) -> None:
+    make_player: MakePlayer,
+) -> None:
     ana = make_player()
     # Ana's device clock is an hour wrong: the countdown must not care
-    ana.context.add_init_script(
-        "{ const real = Date.now; Date.now = () => real() + 3600 * 1000; }")
+    ana.context.add_init_script("{ const real = Date.now; Date.now = () => real() + 3600 * 1000; }")
     beto = make_player()
     start_friend_game(ana, beto)
     # the invited seat is "amigo" (or the friend's name), never "primo"
@@ -376,7 +402,9 @@ def test_friend_leaves_the_computer_takes_over_and_the_friend_returns(
     assert re.fullmatch(r"0:0[1-3]", first), first
     ana.page.wait_for_function(
         "(t) => { const c = document.querySelector('.presence .countdown');"
-        " return !c || c.textContent !== t; }", arg=first)
+        " return !c || c.textContent !== t; }",
+        arg=first,
+    )
     if clock.count():
         assert int(clock.inner_text()[-1]) < int(first[-1])
     ana.page.wait_for_selector(".presence.choose", timeout=5000)
@@ -412,7 +440,9 @@ def test_friend_leaves_the_computer_takes_over_and_the_friend_returns(
     beto.play_turn()
     ana.page.wait_for_function(
         "(s) => document.querySelector('dialog.sheet[open]') ||"
-        " Number(document.querySelector('.mesa').dataset.seq) >= s", arg=beto.seq())
+        " Number(document.querySelector('.mesa').dataset.seq) >= s",
+        arg=beto.seq(),
+    )
     moves = ana.events("move")
     assert moves[-1]["seat"] == 1 and moves[-1] == beto.events("move")[-1]
 
@@ -465,7 +495,8 @@ def test_a_whole_match_ends_with_the_winner_and_a_rematch(make_player: MakePlaye
     me.page.click(".mesa .actions button.rematch")
     me.page.wait_for_function(
         "() => [...document.querySelectorAll('.score .pts')]"
-        ".every(e => parseInt(e.textContent) === 0)")
+        ".every(e => parseInt(e.textContent) === 0)"
+    )
     assert room_summary(me)["match"] == 2
     assert me.wait_turn_or_sheet() == "turn"
     assert len(me.hand()) == 4
@@ -521,10 +552,12 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
     assert me.page.locator(".build-panel .build-confirm").count() == 0
     for item in idea["move"]["take"]:
         me.page.click(f".table-area [data-id='{item}']")
-    entry = next(e for e in option["build_takes"]
-                 if sorted(e["take"]) == sorted(idea["move"]["take"]))
+    entry = next(
+        e for e in option["build_takes"] if sorted(e["take"]) == sorted(idea["move"]["take"])
+    )
     values = me.page.locator(".build-panel .build-confirm").evaluate_all(
-        "els => els.map(e => Number(e.dataset.value))")
+        "els => els.map(e => Number(e.dataset.value))"
+    )
     assert values == entry["values"] and idea["value"] in values
     assert_fits(me.page, ".build-panel .build-confirm")
     before = me.seq()
@@ -532,7 +565,8 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
     me.page.evaluate("() => localStorage.setItem('casino.animMs', '4000')")
     me.page.click(f".build-panel .build-confirm[data-value='{idea['value']}']")
     me.page.wait_for_function(
-        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
+        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before
+    )
     mine = [e for e in me.events("move") if e["seat"] == 0]
     assert mine[-1]["move"]["kind"] == "build"
     assert mine[-1]["move"]["value"] == idea["value"]
@@ -545,7 +579,8 @@ def test_a_build_picked_by_hand(make_player: MakePlayer) -> None:
 CARD_NAME = re.compile(
     r"^(A|[2-9]|10|J|Q|K)[♠♥♦♣], "
     r"(as|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|jota|reina|rey) de "
-    r"(picas|corazones|diamantes|tréboles)(, .+)?$")
+    r"(picas|corazones|diamantes|tréboles)(, .+)?$"
+)
 
 
 def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
@@ -563,10 +598,12 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     me.page.click("button[data-level='facil']")
     me.wait_my_turn()
     labels = me.page.locator(".hand .card, .table-area .card").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))")
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
     assert len(labels) == 8 and all(CARD_NAME.match(label) for label in labels), labels
     assert me.page.locator(".hand .card").evaluate_all(
-        "els => els.every(e => e.tagName === 'BUTTON')")
+        "els => els.every(e => e.tagName === 'BUTTON')"
+    )
     # a whole turn by keyboard: Enter on a card puts the focus on its first possible action
     for _ in range(24):
         view = me.view()
@@ -582,7 +619,8 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     me.page.wait_for_function("() => document.activeElement.matches('.actions button.take')")
     me.page.keyboard.press("Enter")
     me.page.wait_for_function(
-        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=seq)
+        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=seq
+    )
     mine = [e for e in me.events("move") if e["seat"] == 0][-1]
     assert mine["move"] == capture["llevarte"]
     me.wait_my_turn()
@@ -590,7 +628,8 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     assert said.get_attribute("aria-live") == "polite"
     # the region is emptied, then filled a moment later (so the same words are said again)
     me.page.wait_for_function(
-        "() => /(jugó|echó|puso|Te toca)/.test(document.getElementById('announcer').textContent)")
+        "() => /(jugó|echó|puso|Te toca)/.test(document.getElementById('announcer').textContent)"
+    )
     assert said.inner_text()
     # the speed of the opponent's moves is a setting of the Menú, remembered on the device
     me.page.click(".menu-button")
@@ -649,9 +688,14 @@ def test_a_pile_that_cannot_be_made_is_explained_by_the_server(make_player: Make
     assert error.inner_text() == sent[-1]["message"]
     # the card stays chosen, the marks stay, nothing was played
     assert me.page.locator(".hand .card[aria-pressed='true']").evaluate_all(
-        "els => els.map(e => e.dataset.code)") == [option["card"]]
-    assert me.page.locator(".table-area [aria-pressed='true']").evaluate_all(
-        "els => els.map(e => e.dataset.id)") == marks
+        "els => els.map(e => e.dataset.code)"
+    ) == [option["card"]]
+    assert (
+        me.page.locator(".table-area [aria-pressed='true']").evaluate_all(
+            "els => els.map(e => e.dataset.id)"
+        )
+        == marks
+    )
     assert me.seq() == seq
 
 
@@ -685,8 +729,16 @@ class FriendBot(threading.Thread):
                         view = msg.get("view")
                         if view and my_turn(view) and view["seq"] != played:
                             played = view["seq"]
-                            ws.send(json.dumps({"type": "move", "move": pick_move(view),
-                                                "seq": view["seq"], "id": f"bot-{played}"}))
+                            ws.send(
+                                json.dumps(
+                                    {
+                                        "type": "move",
+                                        "move": pick_move(view),
+                                        "seq": view["seq"],
+                                        "id": f"bot-{played}",
+                                    }
+                                )
+                            )
         except BaseException as error:  # reported by the test
             self.error = error
 
@@ -716,12 +768,14 @@ def test_friends_rematch_when_both_ask(make_player: MakePlayer, web_server: Serv
             assert hand_number < 15 and bot.error is None
         # Primo asked first: Ana reads it on the sheet, and her yes starts the new match
         ana.page.wait_for_selector(
-            "dialog.sheet .rematch-note:has-text('Primo quiere la revancha')")
+            "dialog.sheet .rematch-note:has-text('Primo quiere la revancha')"
+        )
         ana.page.click("dialog.sheet button.rematch")
         ana.page.wait_for_selector("dialog.sheet", state="detached")
         ana.page.wait_for_function(
             "() => [...document.querySelectorAll('.score .pts')]"
-            ".every(e => parseInt(e.textContent) === 0)")
+            ".every(e => parseInt(e.textContent) === 0)"
+        )
         assert room_summary(ana)["match"] == 2
         assert any(m.get("event", {}).get("kind") == "rematch" for m in bot.log)
     finally:

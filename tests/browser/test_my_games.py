@@ -24,20 +24,23 @@ def go_home(player: Player) -> None:
 def listed(player: Player, count: int) -> list[dict[str, str]]:
     """The games on Inicio, once the server said how they go."""
     player.page.wait_for_function(
-        "(n) => document.querySelectorAll('.mis-partidas .game .g-turn').length === n", arg=count)
+        "(n) => document.querySelectorAll('.mis-partidas .game .g-turn').length === n", arg=count
+    )
     items: list[dict[str, str]] = player.page.locator(".mis-partidas .game").evaluate_all(
         """els => els.map(e => ({room: e.dataset.room, waits: e.dataset.waits,
               turns: e.dataset.turns, status: e.dataset.status,
               name: e.querySelector('.g-name').textContent,
               score: e.querySelector('.g-score').textContent,
               turn: e.querySelector('.g-turn').textContent,
-              ago: e.querySelector('.g-ago').textContent}))""")
+              ago: e.querySelector('.g-ago').textContent}))"""
+    )
     return items
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["360x740", "1280x800"])
-def test_two_games_listed_with_whose_turn(make_player: MakePlayer,
-                                          viewport: dict[str, int]) -> None:
+def test_two_games_listed_with_whose_turn(
+    make_player: MakePlayer, viewport: dict[str, int]
+) -> None:
     ana = make_player(viewport=viewport)
     beto = make_player(viewport=viewport)
     # a por-turnos game with a friend
@@ -75,7 +78,8 @@ def test_two_games_listed_with_whose_turn(make_player: MakePlayer,
     assert second["score"] == "Tú 0 · Beto 0"
     assert second["ago"] in ("Última jugada hace un momento", "Última jugada hace 1 minuto")
     assert "1 partida te espera" in ana.page.locator(".games-status").inner_text().replace(
-        "Una", "1")
+        "Una", "1"
+    )
     ana.screenshot(f"mis-partidas-{viewport['width']}x{viewport['height']}")
     assert_no_violations(ana.page, "Inicio con Mis partidas")
     if viewport == PHONE:

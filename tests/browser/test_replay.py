@@ -22,8 +22,9 @@ MakePlayer = Callable[..., Player]
 
 def finished_computer_match(server: ServerProc) -> dict[str, Any]:
     """A room whose first match was played to its end by a websocket client."""
-    room = httpx.post(f"{server.base}/api/rooms",
-                      json={"mode": "computer", "level": "facil", "name": "Ana"}).json()
+    room = httpx.post(
+        f"{server.base}/api/rooms", json={"mode": "computer", "level": "facil", "name": "Ana"}
+    ).json()
     with ws_connect(server.ws_url, open_timeout=10) as ws:
         ws.send(json.dumps({"type": "hello", "token": room["token"], "since": None}))
         played, n = -1, 0
@@ -35,17 +36,31 @@ def finished_computer_match(server: ServerProc) -> dict[str, Any]:
                 view = msg.get("view")
                 if view and my_turn(view) and view["seq"] != played:
                     played, n = view["seq"], n + 1
-                    ws.send(json.dumps({"type": "move", "move": pick_move(view),
-                                        "seq": view["seq"], "id": f"m{n}"}))
+                    ws.send(
+                        json.dumps(
+                            {
+                                "type": "move",
+                                "move": pick_move(view),
+                                "seq": view["seq"],
+                                "id": f"m{n}",
+                            }
+                        )
+                    )
     raise AssertionError("the match did not end")
 
 
 def hold_seat(player: Player, room: dict[str, Any]) -> None:
-    seat = {"room": room["room"], "seat": 0, "token": room["token"], "since": None,
-            "mode": "computer"}
+    seat = {
+        "room": room["room"],
+        "seat": 0,
+        "token": room["token"],
+        "since": None,
+        "mode": "computer",
+    }
     player.goto("/")
-    player.page.evaluate("(s) => localStorage.setItem('casino.asientos', JSON.stringify([s]))",
-                         seat)
+    player.page.evaluate(
+        "(s) => localStorage.setItem('casino.asientos', JSON.stringify([s]))", seat
+    )
     player.page.reload()
 
 
@@ -55,7 +70,8 @@ def step_shown(player: Player) -> int:
 
 def hand_shown(player: Player, seat: int) -> list[str]:
     codes: list[str] = player.page.locator(f".r-hand[data-seat='{seat}'] .card").evaluate_all(
-        "els => els.map(e => e.dataset.code)")
+        "els => els.map(e => e.dataset.code)"
+    )
     return codes
 
 
@@ -64,8 +80,9 @@ def wait_step(player: Player, step: int) -> None:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["360x740", "1280x800"])
-def test_step_through_a_replay(make_player: MakePlayer, web_server: ServerProc,
-                               viewport: dict[str, int]) -> None:
+def test_step_through_a_replay(
+    make_player: MakePlayer, web_server: ServerProc, viewport: dict[str, int]
+) -> None:
     room = finished_computer_match(web_server)
     me = make_player(viewport=viewport)
     hold_seat(me, room)
@@ -84,7 +101,8 @@ def test_step_through_a_replay(make_player: MakePlayer, web_server: ServerProc,
         for seat in (0, 1):  # both hands, face up
             assert hand_shown(me, seat) == steps[i]["position"]["hands"][seat]
         table = me.page.locator(".r-table [data-id]").evaluate_all(
-            "els => els.map(e => e.dataset.id)")
+            "els => els.map(e => e.dataset.id)"
+        )
         p = steps[i]["position"]
         assert table == p["table"]["cards"] + [pile["id"] for pile in p["table"]["piles"]]
 
@@ -109,8 +127,10 @@ def test_step_through_a_replay(make_player: MakePlayer, web_server: ServerProc,
     sheet = me.page.locator(".r-result .score-sheet")
     result = next(e for e in steps[end]["events"] if e["kind"] == "hand_end")["result"]
     for seat in (0, 1):
-        assert int(sheet.locator(f"tfoot td[data-seat='{seat}']").inner_text()) == \
-            result["scores"][seat]
+        assert (
+            int(sheet.locator(f"tfoot td[data-seat='{seat}']").inner_text())
+            == result["scores"][seat]
+        )
     me.screenshot(f"repeticion-{viewport['width']}x{viewport['height']}")
     me.page.keyboard.press("End")
     check(len(steps) - 1)
@@ -136,8 +156,9 @@ def test_step_through_a_replay(make_player: MakePlayer, web_server: ServerProc,
     assert me.page.evaluate("() => JSON.parse(localStorage.getItem('casino.asientos'))") == []
 
 
-def test_the_replay_from_the_finished_table(make_player: MakePlayer,
-                                            web_server: ServerProc) -> None:
+def test_the_replay_from_the_finished_table(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
     room = finished_computer_match(web_server)
     me = make_player(viewport=PHONE)
     hold_seat(me, room)
@@ -149,14 +170,19 @@ def test_the_replay_from_the_finished_table(make_player: MakePlayer,
     me.page.wait_for_selector("main[data-screen='inicio']")
 
 
-def test_the_replay_from_fin_de_partida(make_player: MakePlayer,
-                                        web_server: ServerProc) -> None:
+def test_the_replay_from_fin_de_partida(make_player: MakePlayer, web_server: ServerProc) -> None:
     """The device was away for the last move: coming back, the final sheet opens (its
     events since then), and its "Ver la repetición" opens the replay."""
     room = finished_computer_match(web_server)
     me = make_player(viewport=LAPTOP)
-    session = {"room": room["room"], "seat": 0, "token": room["token"],
-               "since": room["end_seq"] - 1, "mode": "computer", "active": True}
+    session = {
+        "room": room["room"],
+        "seat": 0,
+        "token": room["token"],
+        "since": room["end_seq"] - 1,
+        "mode": "computer",
+        "active": True,
+    }
     me.goto("/")
     me.page.evaluate("(s) => localStorage.setItem('casino.session', JSON.stringify(s))", session)
     me.page.reload()

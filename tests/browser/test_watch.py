@@ -43,18 +43,21 @@ def watch_path(player: Player) -> str:
 
 def no_horizontal_scroll(player: Player) -> None:
     width, scroll = player.page.evaluate(
-        "() => [innerWidth, document.scrollingElement.scrollWidth]")
+        "() => [innerWidth, document.scrollingElement.scrollWidth]"
+    )
     assert scroll <= width + 1, f"the page scrolls sideways: {scroll} > {width}"
 
 
 def announced(player: Player, text: str) -> None:
     player.page.wait_for_function(
-        "(t) => document.getElementById('announcer').textContent.includes(t)", arg=text)
+        "(t) => document.getElementById('announcer').textContent.includes(t)", arg=text
+    )
 
 
 @SIZES
 def test_a_watcher_opens_the_link_and_sees_the_moves_happen(
-    make_player: MakePlayer, viewport: dict[str, int],
+    make_player: MakePlayer,
+    viewport: dict[str, int],
 ) -> None:
     me = make_player(viewport)
     start_computer_game(me)
@@ -92,7 +95,8 @@ def test_a_watcher_opens_the_link_and_sees_the_moves_happen(
         before = int(page.locator(".mesa").get_attribute("data-seq") or "0")
         me.play_turn()
         page.wait_for_function(
-            "(b) => Number(document.querySelector('.mesa').dataset.seq) >= b + 2", arg=before)
+            "(b) => Number(document.querySelector('.mesa').dataset.seq) >= b + 2", arg=before
+        )
     me.wait_my_turn()
     seq = me.seq()
     page.wait_for_selector(f".mesa[data-seq='{seq}']")
@@ -120,7 +124,8 @@ def test_a_watch_link_that_does_not_exist(make_player: MakePlayer) -> None:
 
 @SIZES
 def test_a_reaction_reaches_the_other_player_and_the_watchers_and_can_be_muted(
-    make_player: MakePlayer, viewport: dict[str, int],
+    make_player: MakePlayer,
+    viewport: dict[str, int],
 ) -> None:
     a, b = make_player(viewport), make_player(viewport)
     start_friend_game(a, b)
@@ -134,7 +139,8 @@ def test_a_reaction_reaches_the_other_player_and_the_watchers_and_can_be_muted(
     a.page.wait_for_selector(".reaction-panel")
     assert a.page.locator(".react-button").get_attribute("aria-expanded") == "true"
     a.page.wait_for_function(
-        "() => document.activeElement.matches('.reaction-panel button[data-reaction=buena]')")
+        "() => document.activeElement.matches('.reaction-panel button[data-reaction=buena]')"
+    )
     assert_no_violations(a.page, "the reaction picker")
     a.screenshot(f"react-picker-{viewport['width']}")
     if viewport == PHONE:  # the picker is inside the screen
@@ -180,9 +186,9 @@ def test_a_reaction_reaches_the_other_player_and_the_watchers_and_can_be_muted(
     a.wait_my_turn()
     a.play_turn()
     b.page.wait_for_function(
-        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before)
-    assert [m["reaction"] for m in b.frames if m.get("type") == "reaction"] == \
-        ["ay_no", "aplausos"]
+        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=before
+    )
+    assert [m["reaction"] for m in b.frames if m.get("type") == "reaction"] == ["ay_no", "aplausos"]
     assert b.page.locator(".reaction-bubble").count() == 0
     assert "aplaude" not in b.page.locator("#announcer").inner_text()
     # remembered on this device

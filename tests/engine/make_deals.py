@@ -52,15 +52,31 @@ def record(name: str, seed: str, players: tuple[str, str], description: str) -> 
 
 
 def main() -> None:
-    record("random-vs-random-1", "deal-one", ("random", "random"),
-           "Both seats play uniformly random legal moves.")
-    record("random-vs-random-2", "deal-two", ("random", "random"),
-           "Both seats play uniformly random legal moves.")
-    record("facil-vs-random", "deal-three", ("facil", "random"),
-           "Seat 0 plays as Fácil, seat 1 at random.")
+    record(
+        "random-vs-random-1",
+        "deal-one",
+        ("random", "random"),
+        "Both seats play uniformly random legal moves.",
+    )
+    record(
+        "random-vs-random-2",
+        "deal-two",
+        ("random", "random"),
+        "Both seats play uniformly random legal moves.",
+    )
+    record(
+        "facil-vs-random",
+        "deal-three",
+        ("facil", "random"),
+        "Seat 0 plays as Fácil, seat 1 at random.",
+    )
     record("facil-vs-facil", "deal-four", ("facil", "facil"), "Two Fácil players.")
-    record("normal-vs-facil", "deal-five", ("normal", "facil"),
-           "Seat 0 plays as Normal (it builds and raises), seat 1 as Fácil.")
+    record(
+        "normal-vs-facil",
+        "deal-five",
+        ("normal", "facil"),
+        "Seat 0 plays as Normal (it builds and raises), seat 1 as Fácil.",
+    )
 
 
 if __name__ == "__main__":

@@ -77,8 +77,9 @@ def small_positions(draw: st.DrawFn, max_loose: int = 5, max_piles: int = 2) -> 
         pool.sort(key=lambda c: -c.rank)
     loose = tuple(pool.pop() for _ in range(draw(st.integers(0, max_loose))))
     hands = (mine, theirs) if turn == 0 else (theirs, mine)
-    position = Position(hands=hands, cards=loose, piles=tuple(piles), turn=turn,
-                        dealer=draw(st.integers(0, 1)))
+    position = Position(
+        hands=hands, cards=loose, piles=tuple(piles), turn=turn, dealer=draw(st.integers(0, 1))
+    )
     # the notation accepts it: this round-trip also checks the generated piles are sound
     return Position.from_json(position.to_json())
 

@@ -71,11 +71,14 @@ def check_hints(position: Position, optimal: bool) -> None:
         for idea in option.builds:
             assert idea.move in builds
             assert play(position, idea.move).piles[-1].double == idea.double
-            assert set(idea.takers) == {c for c in rest if (14 if c.rank == 1 else c.rank)
-                                        == idea.move.value}
+            assert set(idea.takers) == {
+                c for c in rest if (14 if c.rank == 1 else c.rank) == idea.move.value
+            }
             if optimal:
-                assert len(taken_cards(position, idea.move)) == kinds[
-                    (idea.move.value or 0, idea.double)]
+                assert (
+                    len(taken_cards(position, idea.move))
+                    == kinds[(idea.move.value or 0, idea.double)]
+                )
         if optimal:  # one idea per (value, double), by value, simple first, at most 12
             assert [(i.move.value, i.double) for i in option.builds] == sorted(kinds)[:MAX_IDEAS]
         assert option.trail == (Move("trail", card) in listed)

@@ -11,15 +11,23 @@ from server.engine import InvalidMove, Move
 def test_json_names_take_and_value_only_where_they_belong() -> None:
     assert Move.trail("2h").to_json() == {"kind": "trail", "card": "2h"}
     assert Move.capture("9s", "p1", "9d", "10c").to_json() == {
-        "kind": "capture", "card": "9s", "take": ["10c", "9d", "p1"]}
+        "kind": "capture",
+        "card": "9s",
+        "take": ["10c", "9d", "p1"],
+    }
     assert Move.build("3c", "5d", value=8).to_json() == {
-        "kind": "build", "card": "3c", "take": ["5d"], "value": 8}
+        "kind": "build",
+        "card": "3c",
+        "take": ["5d"],
+        "value": 8,
+    }
 
 
 def test_text_is_compact_json() -> None:
     assert Move.trail("Ah").to_text() == '{"kind":"trail","card":"Ah"}'
     assert Move.build("3c", "p2", "5d", value=8).to_text() == (
-        '{"kind":"build","card":"3c","take":["5d","p2"],"value":8}')
+        '{"kind":"build","card":"3c","take":["5d","p2"],"value":8}'
+    )
     for move in (Move.trail("Ah"), Move.capture("9s", "9d"), Move.build("3c", "5d", value=8)):
         assert Move.parse(move.to_text()) == move
 

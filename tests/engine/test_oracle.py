@@ -142,9 +142,7 @@ def test_oracle_play_follows_a_whole_match(oracle: Oracle) -> None:
     for _ in range(48):
         position = match.position
         move = legal_moves(position)[len(position.deck) % len(legal_moves(position))]
-        answer = oracle.ask(
-            {"op": "play", "position": position.to_json(), "move": move.to_json()}
-        )
+        answer = oracle.ask({"op": "play", "position": position.to_json(), "move": move.to_json()})
         step = play_step(position, move)
         assert Position.from_json(answer["position"]) == step.position
         assert ("result" in answer) == (step.result is not None)
@@ -171,13 +169,22 @@ def test_choose_sees_neither_the_opponent_hand_nor_the_deck_order(
     from server.ai import LEVELS
 
     assert level in LEVELS
-    table = {"cards": ["5h", "4c", "Ad"],
-             "piles": [{"id": "p1", "cards": ["6d", "3s"], "value": 9, "owner": 1}]}
-    base = {"hands": [["9s", "2c", "8h", "3h"], ["Kd", "2h", "9c"]], "table": table,
-            "turn": 0, "deck": ["Qs", "Qd", "Jc", "Jd", "5c", "5s", "10d", "2s"],
-            "captured": [["Kc"], ["Kh", "Ks"]]}
-    other = dict(base, hands=[["9s", "2c", "8h", "3h"], ["Jh", "2d", "10h"]],
-                 deck=["Jd", "Qs", "2s", "Jc", "9d", "Qd", "5c", "5s"])
+    table = {
+        "cards": ["5h", "4c", "Ad"],
+        "piles": [{"id": "p1", "cards": ["6d", "3s"], "value": 9, "owner": 1}],
+    }
+    base = {
+        "hands": [["9s", "2c", "8h", "3h"], ["Kd", "2h", "9c"]],
+        "table": table,
+        "turn": 0,
+        "deck": ["Qs", "Qd", "Jc", "Jd", "5c", "5s", "10d", "2s"],
+        "captured": [["Kc"], ["Kh", "Ks"]],
+    }
+    other = dict(
+        base,
+        hands=[["9s", "2c", "8h", "3h"], ["Jh", "2d", "10h"]],
+        deck=["Jd", "Qs", "2s", "Jc", "9d", "Qd", "5c", "5s"],
+    )
     one = oracle.ask({"op": "choose", "level": level, "position": base, "seed": seed})
     two = oracle.ask({"op": "choose", "level": level, "position": other, "seed": seed})
     assert one == two and "move" in one
@@ -185,10 +192,14 @@ def test_choose_sees_neither_the_opponent_hand_nor_the_deck_order(
 
 # a seat that owns a pile of 2 without a card to take it: no legal move (found by
 # differential fuzzing; it used to kill the oracle with an IndexError)
-NO_MOVE = {"hands": [["6c"], []],
-           "table": {"cards": [], "piles": [{"id": "p1", "cards": ["Ad", "Ac"], "value": 2,
-                                             "owner": 0, "double": False}]},
-           "turn": 0}
+NO_MOVE = {
+    "hands": [["6c"], []],
+    "table": {
+        "cards": [],
+        "piles": [{"id": "p1", "cards": ["Ad", "Ac"], "value": 2, "owner": 0, "double": False}],
+    },
+    "turn": 0,
+}
 
 
 @pytest.mark.parametrize("level", ["facil", "normal", "dificil"])
@@ -276,8 +287,7 @@ def test_the_oracle_speaks_utf8_whatever_the_locale() -> None:
         capture_output=True,
         timeout=TIMEOUT,
         check=False,
-        env={**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0",
-             "PYTHONIOENCODING": ""},
+        env={**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONIOENCODING": ""},
     )
     assert process.returncode == 0, process.stderr
     lines = process.stdout.decode("utf-8").splitlines()

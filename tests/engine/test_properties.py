@@ -38,6 +38,7 @@ from .strategies import (
 FAST = deterministic(max_examples=150)
 FEWER = settings(FAST, max_examples=60)
 
+
 def table_items(position: Position) -> list[str]:
     return [c.code for c in position.cards] + [p.id for p in position.piles]
 
@@ -101,8 +102,9 @@ def test_a_build_makes_a_double_pile_exactly_when_it_is_no_simple_build(
         items = [c for c in position.cards if c.code in move.take] + [
             p for p in position.piles if p.id in move.take
         ]
-        assert new[0].double == (build_kind(position, move.card, items, move.value or 0)
-                                 == "double")
+        assert new[0].double == (
+            build_kind(position, move.card, items, move.value or 0) == "double"
+        )
         assert new[0].owner == position.turn and new[0].value == move.value
 
 
@@ -177,7 +179,9 @@ def test_the_52_cards_are_always_all_accounted_for_and_hands_scored_right() -> N
                 assert sum(len(c) for c in step.position.captured) == 52
                 points, scores, winner = rescore(step.position)
                 assert step.result.to_json() == {
-                    "points": points, "scores": scores, "winner": winner
+                    "points": points,
+                    "scores": scores,
+                    "winner": winner,
                 }
 
 
@@ -272,8 +276,9 @@ def test_every_card_round_trips() -> None:
     assert len(codes) == 52
     for card in DECK:
         assert Card.parse(card.code) == card
-        assert card.value == card.rank and card.capture_value == (14 if card.rank == 1 else
-                                                                  card.rank)
+        assert card.value == card.rank and card.capture_value == (
+            14 if card.rank == 1 else card.rank
+        )
 
 
 @FAST
@@ -313,11 +318,11 @@ def on_table(position: Position) -> Counter[Card]:
 # a stored match is replayed from its seed and moves, so these decks may never change.
 GOLDEN_DECKS = {
     ("golden", 0): "7d Jc 3d 10c 5h 7s 8d 9d 2h 10s 2d Kh Qh 6c Qs 6h 4c 8c Qd 2s 5d 9s 7c 6d "
-                   "10d 8s Jh 8h 4h 5s Qc Ks 4s 4d 3h 6s Ac Kd As 3s 2c Kc Ad Ah Js 9h 5c 9c "
-                   "10h Jd 7h 3c",
+    "10d 8s Jh 8h 4h 5s Qc Ks 4s 4d 3h 6s Ac Kd As 3s 2c Kc Ad Ah Js 9h 5c 9c "
+    "10h Jd 7h 3c",
     ("golden", 1): "3d 9h 2s 5h 4h 5d 10c 8c Qc Qh Jd Js As Qs Ah 9s Ad Qd Jc 6c 2d 9c 7d 5c "
-                   "4s Ks 3c Ac 10s 10h Jh Kh 6h 5s Kd 2c 8h 7c Kc 4c 6d 8d 2h 3s 6s 3h 10d 4d "
-                   "7s 8s 7h 9d",
+    "4s Ks 3c Ac 10s 10h Jh Kh 6h 5s Kd 2c 8h 7c Kc 4c 6d 8d 2h 3s 6s 3h 10d 4d "
+    "7s 8s 7h 9d",
 }
 
 
@@ -360,13 +365,16 @@ def test_a_hand_deals_4_4_4_then_five_more_rounds_of_4_4() -> None:
 
 def test_positions_are_the_same_whatever_their_pile_ids() -> None:
     pile = {"cards": ["5d", "3c"], "value": 8, "owner": 0}
-    one = Position.from_json({"hands": [["8s"], []], "table": {"piles": [dict(pile, id="p1")]},
-                              "turn": 0})
-    two = Position.from_json({"hands": [["8s"], []], "table": {"piles": [dict(pile, id="x")]},
-                              "turn": 0})
+    one = Position.from_json(
+        {"hands": [["8s"], []], "table": {"piles": [dict(pile, id="p1")]}, "turn": 0}
+    )
+    two = Position.from_json(
+        {"hands": [["8s"], []], "table": {"piles": [dict(pile, id="x")]}, "turn": 0}
+    )
     assert one == two and one.to_json() != two.to_json()
-    three = Position.from_json({"hands": [["8s"], []], "table": {"piles": [dict(pile, id="p1",
-                                owner=1)]}, "turn": 0})
+    three = Position.from_json(
+        {"hands": [["8s"], []], "table": {"piles": [dict(pile, id="p1", owner=1)]}, "turn": 0}
+    )
     assert one != three
 
 

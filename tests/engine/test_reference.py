@@ -100,8 +100,7 @@ def reference_legal(position: Position, move: Move) -> bool:
             if p.value == value and p not in taken:
                 return False
         return any(
-            all(_capture_group_ok(g, card) for g in partition)
-            for partition in _partitions(taken)
+            all(_capture_group_ok(g, card) for g in partition) for partition in _partitions(taken)
         )
     value = move.value or 0
     if not 2 <= value <= 14 or not taken:
@@ -112,12 +111,15 @@ def reference_legal(position: Position, move: Move) -> bool:
     for p in position.piles:
         if p.owner == seat and p not in taken and p.value not in holds:
             return False
-    simple = all(isinstance(i, Card) for i in taken) and card.rank + sum(
-        _value_as_one(c) for c in taken if isinstance(c, Card)
-    ) == value
+    simple = (
+        all(isinstance(i, Card) for i in taken)
+        and card.rank + sum(_value_as_one(c) for c in taken if isinstance(c, Card)) == value
+    )
     single = taken[0] if len(taken) == 1 else None
     raise_ = (
-        isinstance(single, Pile) and single.owner != seat and not single.double
+        isinstance(single, Pile)
+        and single.owner != seat
+        and not single.double
         and single.value + card.rank == value
     )
     if simple or raise_:

@@ -61,10 +61,31 @@ def load_scenarios() -> list[Any]:
 SCENARIOS = load_scenarios()
 
 KNOWN_KEYS = {
-    "name", "rule", "position", "play", "error", "after", "limpia", "dealt", "taken", "swept",
+    "name",
+    "rule",
+    "position",
+    "play",
+    "error",
+    "after",
+    "limpia",
+    "dealt",
+    "taken",
+    "swept",
     "counted",
-    "sweeper", "result", "legal", "illegal", "moves", "moves_in_order", "card_moves", "llevarte",
-    "bad_position", "bad_move", "bad_card", "error_contains", "error_is", "message",
+    "sweeper",
+    "result",
+    "legal",
+    "illegal",
+    "moves",
+    "moves_in_order",
+    "card_moves",
+    "llevarte",
+    "bad_position",
+    "bad_move",
+    "bad_card",
+    "error_contains",
+    "error_is",
+    "message",
 }
 
 
@@ -125,8 +146,11 @@ def test_scenario(scenario: dict[str, Any]) -> None:
     assert scenario.get("rule"), "every scenario names the rule it illustrates"
     checked = False
 
-    for key, parse in (("bad_card", Card.parse), ("bad_move", Move.from_json),
-                       ("bad_position", Position.from_json)):
+    for key, parse in (
+        ("bad_card", Card.parse),
+        ("bad_move", Move.from_json),
+        ("bad_position", Position.from_json),
+    ):
         if key in scenario:
             bad = scenario[key]
             text_parse = {"bad_move": Move.parse, "bad_position": Position.parse}.get(key)

@@ -43,9 +43,14 @@ class Cluster:
     def start(self, n: int) -> Cluster:
         for i in range(n):
             proc_env = {
-                "REDIS_URL": self.redis_url, "NODE_NAME": f"p{i}", "LEASE_SECONDS": LEASE,
-                "WS_RATE": "5000", "WS_BURST": "5000", "RATE_ROOMS_PER_MIN": "10000",
-                "RATE_JOIN_PER_MIN": "10000", **self.env,
+                "REDIS_URL": self.redis_url,
+                "NODE_NAME": f"p{i}",
+                "LEASE_SECONDS": LEASE,
+                "WS_RATE": "5000",
+                "WS_BURST": "5000",
+                "RATE_ROOMS_PER_MIN": "10000",
+                "RATE_JOIN_PER_MIN": "10000",
+                **self.env,
             }
             self.procs.append(ServerProc(self.tmp, proc_env, self.db).start())
         return self
@@ -86,9 +91,22 @@ class PrivateRedis:
 
     def start(self) -> PrivateRedis:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.tmp)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.tmp),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_for_port(self.port)
         return self
 
@@ -121,27 +139,47 @@ class PrivatePostgres:
         return None
 
     def _as_postgres(self, *args: str) -> None:
-        subprocess.run(["runuser", "-u", "postgres", "--", *args], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        subprocess.run(
+            ["runuser", "-u", "postgres", "--", *args],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=120,
+        )
 
     def init(self) -> PrivatePostgres:
         self.dir.mkdir()
         shutil.chown(self.dir, "postgres", "postgres")
         self.log.touch()
         shutil.chown(self.log, "postgres", "postgres")
-        self._as_postgres(str(PG_BIN / "initdb"), "-D", str(self.dir), "-A", "trust",
-                          "-U", "postgres", "--no-sync")
+        self._as_postgres(
+            str(PG_BIN / "initdb"),
+            "-D",
+            str(self.dir),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+        )
         return self.start()
 
     def start(self) -> PrivatePostgres:
-        self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.dir), "-l", str(self.log),
-                          "-w", "-o", f"-p {self.port} -k {self.dir} "
-                          "-c listen_addresses=127.0.0.1 -c fsync=off", "start")
+        self._as_postgres(
+            str(PG_BIN / "pg_ctl"),
+            "-D",
+            str(self.dir),
+            "-l",
+            str(self.log),
+            "-w",
+            "-o",
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off",
+            "start",
+        )
         return self
 
     def stop(self) -> None:
-        self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.dir), "-m", "fast", "-w",
-                          "stop")
+        self._as_postgres(str(PG_BIN / "pg_ctl"), "-D", str(self.dir), "-m", "fast", "-w", "stop")
 
     def remove(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError):
@@ -203,10 +241,12 @@ class Player:
 
     def describe(self) -> str:
         view = self.view or {}
-        return (f"seat {view.get('seat')} seq {view.get('seq')} {view.get('status')} "
-                f"turn {view.get('turn')} options {len(view.get('options') or [])} "
-                f"pending {self.pending} acked {len(self.acked)} "
-                f"reconnects {self.reconnects} errors {self.errors[-5:]}")
+        return (
+            f"seat {view.get('seat')} seq {view.get('seq')} {view.get('status')} "
+            f"turn {view.get('turn')} options {len(view.get('options') or [])} "
+            f"pending {self.pending} acked {len(self.acked)} "
+            f"reconnects {self.reconnects} errors {self.errors[-5:]}"
+        )
 
     def _watch(self, message: dict[str, Any]) -> None:
         if message["type"] == "event":
@@ -229,15 +269,18 @@ class Player:
                 self.next += 1
                 try:
                     client, welcome = await Client.hello(server, self.token, self.since)
-                except (OSError, TimeoutError, AssertionError,
-                        websockets.exceptions.WebSocketException):
+                except (
+                    OSError,
+                    TimeoutError,
+                    AssertionError,
+                    websockets.exceptions.WebSocketException,
+                ):
                     pass
                 else:
                     client.watch = self._watch
                     self._watch(welcome)
                     for event in welcome["events"]:
-                        self._watch({"type": "event", "seq": event["seq"],
-                                     "event": event["event"]})
+                        self._watch({"type": "event", "seq": event["seq"], "event": event["event"]})
                     client.view = welcome["view"]
                     client.seq = welcome["view"]["seq"]
                     self.client = client
@@ -262,15 +305,21 @@ class Player:
                 return
             client = self.client
             view = client.view
-            if view is not None and view["status"] == "finished" \
-                    and self.rematched != view["match"]:
+            if (
+                view is not None
+                and view["status"] == "finished"
+                and self.rematched != view["match"]
+            ):
                 self.rematched = view["match"]  # the next match, to play on
                 await client.send({"type": "rematch"})
                 return
             if self.pending is None and my_turn(client.view):
                 self.counter += 1
-                self.pending = (f"{self.token[:6]}-{self.counter}", pick_move(client.view),
-                                client.seq)
+                self.pending = (
+                    f"{self.token[:6]}-{self.counter}",
+                    pick_move(client.view),
+                    client.seq,
+                )
             if self.pending is not None:
                 move_id, move, seq = self.pending
                 answer = await client.move(move, seq, move_id)
@@ -283,8 +332,7 @@ class Player:
                     raise ConnectionError(answer["code"])  # e.g. reconnecting
                 return
             await client.recv(timeout=3.0)
-        except (OSError, TimeoutError, websockets.exceptions.WebSocketException,
-                ConnectionError):
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException, ConnectionError):
             await self.drop()
 
 
@@ -295,19 +343,23 @@ async def play_rooms(players: list[Player], done: Any, timeout: float = 120.0) -
     async def run_one(player: Player) -> None:
         while not done():
             assert time.monotonic() < deadline, "play did not get there: " + "; ".join(
-                p.describe() for p in players)
+                p.describe() for p in players
+            )
             await player.step()
 
     await asyncio.gather(*(run_one(p) for p in players))
 
 
 def stored_moves(db: PostgresDb, room_id: str) -> list[tuple[int, int, str | None]]:
-    return [(int(seq), int(match_no), cid) for seq, match_no, cid in db.rows(
-        "select seq, match_no, client_id from moves where room_id = ? order by seq", room_id)]
+    return [
+        (int(seq), int(match_no), cid)
+        for seq, match_no, cid in db.rows(
+            "select seq, match_no, client_id from moves where room_id = ? order by seq", room_id
+        )
+    ]
 
 
-def check_nothing_lost_nothing_doubled(db: PostgresDb, room_id: str,
-                                       players: list[Player]) -> int:
+def check_nothing_lost_nothing_doubled(db: PostgresDb, room_id: str, players: list[Player]) -> int:
     """Every move a player was told is acked is stored at its seq, with its id; the
     stored seqs run 1, 2, 3, … with no gap but the one seq that opens each next match (its
     rematch event); no seq was ever told as two different events. Returns the number of

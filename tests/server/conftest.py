@@ -65,11 +65,20 @@ def server(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """A permissive server: generous rate limits, a 0.2 s grace time, rooms that leave
     memory 0.2 s after the last socket closed (so many tests also reload rooms)."""
     tmp = tmp_path_factory.mktemp(f"srv-{backend.name}")
-    proc = ServerProc(tmp, {
-        "GRACE_SECONDS": "0.2", "ROOM_IDLE": "0.2", "WS_RATE": "5000", "WS_BURST": "5000",
-        "RATE_ROOMS_PER_MIN": "10000", "RATE_JOIN_PER_MIN": "10000",
-        "CLIENT_DIR": str(_client_dir(tmp)), "ALLOWED_ORIGINS": "https://casino.example",
-    }, backend.database(tmp)).start()
+    proc = ServerProc(
+        tmp,
+        {
+            "GRACE_SECONDS": "0.2",
+            "ROOM_IDLE": "0.2",
+            "WS_RATE": "5000",
+            "WS_BURST": "5000",
+            "RATE_ROOMS_PER_MIN": "10000",
+            "RATE_JOIN_PER_MIN": "10000",
+            "CLIENT_DIR": str(_client_dir(tmp)),
+            "ALLOWED_ORIGINS": "https://casino.example",
+        },
+        backend.database(tmp),
+    ).start()
     yield proc
     proc.stop()
 
@@ -81,11 +90,17 @@ def strict_server(
     """Default websocket rate limits, rejoin codes that expire at once, a long grace time,
     a small HTTP join limit, 0.3 s to say hello."""
     tmp = tmp_path_factory.mktemp(f"strict-{backend.name}")
-    proc = ServerProc(tmp, {
-        "GRACE_SECONDS": "600", "REJOIN_TTL": "0", "RATE_JOIN_PER_MIN": "12",
-        "HELLO_TIMEOUT": "0.3",
-        "RATE_ROOMS_PER_MIN": "10000",
-    }, backend.database(tmp)).start()
+    proc = ServerProc(
+        tmp,
+        {
+            "GRACE_SECONDS": "600",
+            "REJOIN_TTL": "0",
+            "RATE_JOIN_PER_MIN": "12",
+            "HELLO_TIMEOUT": "0.3",
+            "RATE_ROOMS_PER_MIN": "10000",
+        },
+        backend.database(tmp),
+    ).start()
     yield proc
     proc.stop()
 
@@ -121,8 +136,9 @@ def pg() -> Iterator[PostgresBackend]:
 
 
 @pytest.fixture
-def make_cluster(pg: PostgresBackend, redis_url: str,
-                 tmp_path: Path) -> Iterator[Callable[..., Cluster]]:
+def make_cluster(
+    pg: PostgresBackend, redis_url: str, tmp_path: Path
+) -> Iterator[Callable[..., Cluster]]:
     """``make_cluster(n, **env)``: n server processes on a fresh PostgreSQL database of the
     test's own and the shared Redis, stopped at the test's end."""
     made: list[Cluster] = []

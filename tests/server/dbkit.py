@@ -130,8 +130,7 @@ class PostgresBackend:
     """Databases ``casino_test_<pid>_<random>_<n>`` on the server at ``admin_dsn``."""
 
     admin_dsn: str = POSTGRES
-    prefix: str = field(
-        default_factory=lambda: f"casino_test_{os.getpid()}_{secrets.token_hex(3)}")
+    prefix: str = field(default_factory=lambda: f"casino_test_{os.getpid()}_{secrets.token_hex(3)}")
     made: list[str] = field(default_factory=list)
     name: str = "postgres"
 
@@ -139,8 +138,13 @@ class PostgresBackend:
         """Raises with a clear message when the server does not answer; drops what runs
         of this machine that were killed left behind."""
         try:
-            names = run(_fetch(self.admin_dsn, "select datname from pg_database "
-                               "where datname like 'casino\\_test\\_%'", ()))
+            names = run(
+                _fetch(
+                    self.admin_dsn,
+                    "select datname from pg_database where datname like 'casino\\_test\\_%'",
+                    (),
+                )
+            )
         except (OSError, asyncpg.PostgresError) as exc:
             raise RuntimeError(
                 f"PostgreSQL not reachable at {self.admin_dsn} ({exc}): start it "

@@ -63,18 +63,24 @@ class ServerProc:
     def start(self) -> ServerProc:
         self.port = self.port or free_port()
         env = dict(os.environ)
-        env.update({
-            "DATABASE_URL": self.database.url,
-            "PORT": str(self.port),
-            "HOST": "127.0.0.1",
-            "COMPUTER_DELAY": "0",
-            "LOG_LEVEL": "warning",
-            "PYTHONUNBUFFERED": "1",
-        })
+        env.update(
+            {
+                "DATABASE_URL": self.database.url,
+                "PORT": str(self.port),
+                "HOST": "127.0.0.1",
+                "COMPUTER_DELAY": "0",
+                "LOG_LEVEL": "warning",
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         env.update(self.env_extra)
         self.log = open(self.tmp / f"server-{self.port}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [PYTHON, "-m", "server"], cwd=ROOT, env=env, stdout=self.log, stderr=self.log,
+            [PYTHON, "-m", "server"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=self.log,
             preexec_fn=None if self.soft_files is None else self._lower_file_limit,
         )
         deadline = time.monotonic() + 60  # a busy machine starts Python slowly
@@ -219,13 +225,15 @@ class Client:
             if pred(message):
                 return message
 
-    async def move(self, move: dict[str, Any], seq: int | None = None,
-                   move_id: str | None = None) -> dict[str, Any]:
+    async def move(
+        self, move: dict[str, Any], seq: int | None = None, move_id: str | None = None
+    ) -> dict[str, Any]:
         """Sends a move and returns its answer (ack or error), reading events meanwhile."""
         self.counter += 1
         move_id = move_id or f"{self.prefix}-{self.counter}"
-        await self.send({"type": "move", "move": move, "seq": self.seq if seq is None else seq,
-                         "id": move_id})
+        await self.send(
+            {"type": "move", "move": move, "seq": self.seq if seq is None else seq, "id": move_id}
+        )
         return await self.recv_until(
             lambda m: m["type"] in ("ack", "error") and m.get("id") == move_id
         )
@@ -253,8 +261,9 @@ def is_event(kind: str) -> Any:
 
 def presence(seat: int, state: str) -> Any:
     """A predicate: a presence message saying ``seat`` is now ``state``."""
-    return lambda m: (m["type"] == "presence" and m["seat"] == seat
-                      and m["presence"]["state"] == state)
+    return lambda m: (
+        m["type"] == "presence" and m["seat"] == seat and m["presence"]["state"] == state
+    )
 
 
 def pick_move(view: dict[str, Any]) -> dict[str, Any]:
@@ -274,8 +283,9 @@ def pick_move(view: dict[str, Any]) -> dict[str, Any]:
 
 
 def my_turn(view: dict[str, Any] | None) -> bool:
-    return bool(view and view["status"] == "playing" and view["turn"] == view["seat"]
-                and view["options"])
+    return bool(
+        view and view["status"] == "playing" and view["turn"] == view["seat"] and view["options"]
+    )
 
 
 def _check(client: Client, start: int, stop: Any) -> dict[str, Any] | None:
@@ -285,8 +295,9 @@ def _check(client: Client, start: int, stop: Any) -> dict[str, Any] | None:
     return None
 
 
-async def _play(watched: Client, players: tuple[Client, ...], stop: Any,
-                limit: int) -> dict[str, Any]:
+async def _play(
+    watched: Client, players: tuple[Client, ...], stop: Any, limit: int
+) -> dict[str, Any]:
     """``players`` play their turns (``pick_move``) until a message to ``watched`` satisfies
     ``stop``. After each move, waits until the other players saw it."""
     checked = 0

@@ -51,8 +51,12 @@ async def test_two_seats_on_two_processes_play_a_whole_match(cluster: Cluster) -
     assert one.view is not None and two.view is not None
     assert one.view["scores"] == two.view["scores"] == end["event"]["scores"]
     assert cluster.owner_of(a["room"]) == owner  # one owner the whole match
-    seqs = [s for (s,) in cluster.db.rows(
-        "select seq from moves where room_id = ? order by seq", a["room"])]
+    seqs = [
+        s
+        for (s,) in cluster.db.rows(
+            "select seq from moves where room_id = ? order by seq", a["room"]
+        )
+    ]
     assert seqs == list(range(1, len(seqs) + 1)) and one.view["seq"] == seqs[-1]
     await one.close()
     await two.close()
@@ -148,8 +152,11 @@ async def test_killing_the_owner_loses_no_acknowledged_move(cluster: Cluster) ->
             deadline = time.monotonic() + 60
             while total() < target:
                 if time.monotonic() > deadline:
-                    stalled.append("; ".join(p.describe() for p in players) + " owners " + str(
-                        [cluster.owner_of(r["room"]) for r in [*rooms, friend[0]]]))
+                    stalled.append(
+                        "; ".join(p.describe() for p in players)
+                        + " owners "
+                        + str([cluster.owner_of(r["room"]) for r in [*rooms, friend[0]]])
+                    )
                     finished.set()
                     return
                 await asyncio.sleep(0.05)
@@ -167,9 +174,14 @@ async def test_killing_the_owner_loses_no_acknowledged_move(cluster: Cluster) ->
     assert not stalled, stalled
     # and every room still plays: three more moves each (or its match is over)
     marks = [len(p.acked) for p in players]
-    await play_rooms(players, lambda: all(
-        len(p.acked) >= m + 3 or (p.view is not None and p.view["status"] == "finished")
-        for p, m in zip(players, marks, strict=True)), timeout=120)
+    await play_rooms(
+        players,
+        lambda: all(
+            len(p.acked) >= m + 3 or (p.view is not None and p.view["status"] == "finished")
+            for p, m in zip(players, marks, strict=True)
+        ),
+        timeout=120,
+    )
     assert len(killed) == kills
     for room, player in zip(rooms, players[:3], strict=True):
         assert check_nothing_lost_nothing_doubled(cluster.db, room["room"], [player]) > 0
@@ -184,8 +196,9 @@ def private_services(pg: PostgresBackend, tmp_path: Path) -> Iterator[tuple[Priv
     redis.stop()
 
 
-async def test_redis_restarted_under_play(pg: PostgresBackend,
-                                          private_services: tuple[PrivateRedis, Path]) -> None:
+async def test_redis_restarted_under_play(
+    pg: PostgresBackend, private_services: tuple[PrivateRedis, Path]
+) -> None:
     """Redis goes away for a while under play: the players are told the server is
     reconnecting, no process crashes, nothing acknowledged is lost, and play resumes by
     itself when Redis is back."""
@@ -194,18 +207,28 @@ async def test_redis_restarted_under_play(pg: PostgresBackend,
     try:
         a, b = cluster[0].friend_room()
         room = cluster[1].computer_room()
-        players = [Player(cluster, a["token"], 0), Player(cluster, b["token"], 1),
-                   Player(cluster, room["token"], 0)]
+        players = [
+            Player(cluster, a["token"], 0),
+            Player(cluster, b["token"], 1),
+            Player(cluster, room["token"], 0),
+        ]
         await play_rooms(players, lambda: all(len(p.acked) >= 3 for p in players))
         redis.stop()
         marks = [len(p.acked) for p in players]
         # play on (what both seats can reach on one process may go on) until some player
         # was told the server is reconnecting
-        await play_rooms(players, lambda: any("reconnecting" in p.errors for p in players)
-                         or any(p.reconnects for p in players), timeout=30)
+        await play_rooms(
+            players,
+            lambda: (
+                any("reconnecting" in p.errors for p in players)
+                or any(p.reconnects for p in players)
+            ),
+            timeout=30,
+        )
         redis.start()
-        await play_rooms(players, lambda: all(len(p.acked) >= m + 4
-                                              for p, m in zip(players, marks, strict=True)))
+        await play_rooms(
+            players, lambda: all(len(p.acked) >= m + 4 for p, m in zip(players, marks, strict=True))
+        )
         assert cluster.alive()
         check_nothing_lost_nothing_doubled(cluster.db, a["room"], players[:2])
         check_nothing_lost_nothing_doubled(cluster.db, room["room"], players[2:])
@@ -229,21 +252,37 @@ async def test_postgresql_restarted_under_play(tmp_path: Path, redis_url: str) -
         cluster.start(2)
         a, b = cluster[0].friend_room()
         room = cluster[1].computer_room()
-        players = [Player(cluster, a["token"], 0), Player(cluster, b["token"], 1),
-                   Player(cluster, room["token"], 1)]
+        players = [
+            Player(cluster, a["token"], 0),
+            Player(cluster, b["token"], 1),
+            Player(cluster, room["token"], 1),
+        ]
         await play_rooms(players, lambda: all(len(p.acked) >= 3 for p in players))
         await asyncio.to_thread(postgres.stop)
-        await play_rooms(players, lambda: any("reconnecting" in p.errors for p in players)
-                         or any(p.reconnects for p in players), timeout=30)
+        await play_rooms(
+            players,
+            lambda: (
+                any("reconnecting" in p.errors for p in players)
+                or any(p.reconnects for p in players)
+            ),
+            timeout=30,
+        )
         down = http_until_ok  # the HTTP API says so too
-        assert cluster[0].post("/api/rooms", {"mode": "computer", "level": "facil"}
-                               ).json()["error"]["code"] == "reconnecting"
+        assert (
+            cluster[0]
+            .post("/api/rooms", {"mode": "computer", "level": "facil"})
+            .json()["error"]["code"]
+            == "reconnecting"
+        )
         await asyncio.to_thread(postgres.start)
         marks = [len(p.acked) for p in players]
-        await play_rooms(players, lambda: all(len(p.acked) >= m + 4
-                                              for p, m in zip(players, marks, strict=True)))
-        assert down(cluster[0], "/api/rooms", {"mode": "computer", "level": "facil"}
-                    ).status_code == 201
+        await play_rooms(
+            players, lambda: all(len(p.acked) >= m + 4 for p, m in zip(players, marks, strict=True))
+        )
+        assert (
+            down(cluster[0], "/api/rooms", {"mode": "computer", "level": "facil"}).status_code
+            == 201
+        )
         assert cluster.alive()
         check_nothing_lost_nothing_doubled(cluster.db, a["room"], players[:2])
         check_nothing_lost_nothing_doubled(cluster.db, room["room"], players[2:])

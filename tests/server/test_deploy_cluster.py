@@ -72,8 +72,7 @@ def directives(section: list[list[str]], *words: str) -> list[list[str]]:
 
 def seconds(value: str) -> float:
     number, unit = re.fullmatch(r"(\d+)(ms|s|m|h|d)?", value).groups()  # type: ignore[union-attr]
-    return int(number) * {"ms": 0.001, "s": 1, None: 0.001, "m": 60, "h": 3600,
-                          "d": 86400}[unit]
+    return int(number) * {"ms": 0.001, "s": 1, None: 0.001, "m": 60, "h": 3600, "d": 86400}[unit]
 
 
 def one(section: list[list[str]], *words: str) -> list[str]:
@@ -111,7 +110,10 @@ def test_the_game_processes_use_the_cluster_database_and_redis() -> None:
         assert db.scheme in ("postgresql", "postgresql+asyncpg")
         assert (db.hostname, db.port or 5432) == ("postgres", 5432)
         assert (db.username, db.password, db.path) == (
-            pg_env["POSTGRES_USER"], pg_env["POSTGRES_PASSWORD"], "/" + pg_env["POSTGRES_DB"])
+            pg_env["POSTGRES_USER"],
+            pg_env["POSTGRES_PASSWORD"],
+            "/" + pg_env["POSTGRES_DB"],
+        )
         redis = urlsplit(env["REDIS_URL"])
         assert (redis.scheme, redis.hostname, redis.port or 6379) == ("redis", "redis", 6379)
         assert env["HOST"] == "0.0.0.0"
@@ -178,8 +180,11 @@ def test_haproxy_balances_round_robin_over_the_game_services() -> None:
 def test_health_check_path_is_a_route_of_the_app() -> None:
     backend = haproxy_sections(HAPROXY_CFG.read_text())["backend games"]
     method, path = one(backend, "option", "httpchk")
-    app_paths = {r.path for r in routes(Settings()) if isinstance(r, Route)
-                 and method in (r.methods or set())}
+    app_paths = {
+        r.path
+        for r in routes(Settings())
+        if isinstance(r, Route) and method in (r.methods or set())
+    }
     assert method == "GET" and path in app_paths
     assert one(backend, "http-check", "expect") == ["status", "200"]
 
@@ -223,17 +228,21 @@ def render(text: str, listen: int, backends: dict[str, int]) -> str:
 
 def test_haproxy_accepts_the_config(tmp_path: Path) -> None:
     binary = haproxy()
-    checked = subprocess.run([binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True,
-                             text=True, timeout=30)
+    checked = subprocess.run(
+        [binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, text=True, timeout=30
+    )
     assert checked.returncode == 0, checked.stderr
     # rendered with addresses it can resolve, not even a warning
     cfg = tmp_path / "haproxy.cfg"
-    cfg.write_text(render(HAPROXY_CFG.read_text(), free_port(),
-                          {name: free_port() for name in GAMES}))
-    checked = subprocess.run([binary, "-c", "-f", str(cfg)], capture_output=True, text=True,
-                             timeout=30)
+    cfg.write_text(
+        render(HAPROXY_CFG.read_text(), free_port(), {name: free_port() for name in GAMES})
+    )
+    checked = subprocess.run(
+        [binary, "-c", "-f", str(cfg)], capture_output=True, text=True, timeout=30
+    )
     assert checked.returncode == 0 and "WARNING" not in checked.stdout + checked.stderr, (
-        checked.stdout + checked.stderr)
+        checked.stdout + checked.stderr
+    )
 
 
 @postgres_only
@@ -241,8 +250,10 @@ def test_migrations_run_once_when_processes_start_together(db: Database) -> None
     """Four processes migrating one fresh PostgreSQL database at once (as the compose
     profile's two do): all succeed (an advisory lock, migrations/env.py)."""
     code = f"from server.migrate import upgrade; upgrade({db.url!r})"
-    procs = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT,
-                              stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
     results = [(p.wait(120), p.stderr.read() if p.stderr else "") for p in procs]
     assert all(rc == 0 for rc, _ in results), results
     assert db.rows("select count(*) from alembic_version") == [(1,)]
@@ -260,8 +271,9 @@ class Front:
         self.cfg.write_text(render(HAPROXY_CFG.read_text(), self.port, backends))
         self.log_path = tmp / "haproxy.log"
         self.log = open(self.log_path, "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen([haproxy(), "-db", "-f", str(self.cfg)],
-                                     stdout=self.log, stderr=self.log)
+        self.proc = subprocess.Popen(
+            [haproxy(), "-db", "-f", str(self.cfg)], stdout=self.log, stderr=self.log
+        )
         deadline = time.monotonic() + 30
         while True:
             assert self.proc.poll() is None, self.log_path.read_text()
@@ -288,14 +300,22 @@ class Front:
 
 
 @pytest.fixture
-def cluster(tmp_path: Path, db: Database, redis_url: str) -> Iterator[tuple[Front,
-                                                                          list[ServerProc]]]:
+def cluster(
+    tmp_path: Path, db: Database, redis_url: str
+) -> Iterator[tuple[Front, list[ServerProc]]]:
     """Two processes on one PostgreSQL database and one Redis, started at once (as compose
     starts them), believing HAProxy's X-Forwarded-For, logging each request; HAProxy in
     front."""
-    env = {"REDIS_URL": redis_url, "REDIS_PREFIX": f"casino-test-{secrets.token_hex(4)}",
-           "FORWARDED_ALLOW_IPS": "127.0.0.1", "ACCESS_LOG": "1", "LOG_LEVEL": "info",
-           "AI_WORKERS": "1", "ROOM_IDLE": "0.2", "GRACE_SECONDS": "0.2"}
+    env = {
+        "REDIS_URL": redis_url,
+        "REDIS_PREFIX": f"casino-test-{secrets.token_hex(4)}",
+        "FORWARDED_ALLOW_IPS": "127.0.0.1",
+        "ACCESS_LOG": "1",
+        "LOG_LEVEL": "info",
+        "AI_WORKERS": "1",
+        "ROOM_IDLE": "0.2",
+        "GRACE_SECONDS": "0.2",
+    }
     procs = [ServerProc(tmp_path, env, db) for _ in GAMES]
     errors: list[BaseException] = []
 
@@ -328,7 +348,8 @@ def lines_with(proc: ServerProc, needle: str) -> list[str]:
 
 @postgres_only
 def test_requests_go_round_robin_with_the_players_address(
-        cluster: tuple[Front, list[ServerProc]]) -> None:
+    cluster: tuple[Front, list[ServerProc]],
+) -> None:
     """Six requests from 127.0.0.2 through HAProxy: three reach each process, each seen
     as coming from 127.0.0.2 (HAProxy's X-Forwarded-For, believed)."""
     front, procs = cluster
@@ -349,8 +370,7 @@ def test_requests_go_round_robin_with_the_players_address(
 
 
 @postgres_only
-def test_haproxy_checks_the_health_of_each_process(
-        cluster: tuple[Front, list[ServerProc]]) -> None:
+def test_haproxy_checks_the_health_of_each_process(cluster: tuple[Front, list[ServerProc]]) -> None:
     """HAProxy's own checks (``option httpchk``, HTTP/1.0 without a Host) reach /healthz of
     both processes and are answered 200; a stopped process is taken out and every request
     then goes to the other one."""
@@ -383,15 +403,19 @@ async def ws_through(front: Front, token: str) -> Client:
 
 @postgres_only
 async def test_websockets_play_through_haproxy_on_both_processes(
-        cluster: tuple[Front, list[ServerProc]]) -> None:
+    cluster: tuple[Front, list[ServerProc]],
+) -> None:
     """Four computer rooms, each made and played through HAProxy on a websocket of its own:
     the sockets are spread over both processes (the rooms were made on either), and each
     room plays its first few moves."""
     front, procs = cluster
     tokens = []
     for _ in range(4):
-        r = httpx.post(f"{front.base}/api/rooms", json={"mode": "computer", "level": "facil",
-                                                         "name": "Ana"}, timeout=TIMEOUT)
+        r = httpx.post(
+            f"{front.base}/api/rooms",
+            json={"mode": "computer", "level": "facil", "name": "Ana"},
+            timeout=TIMEOUT,
+        )
         assert r.status_code == 201, r.text
         tokens.append(r.json()["token"])
     clients = [await ws_through(front, token) for token in tokens]
@@ -418,7 +442,8 @@ async def test_websockets_play_through_haproxy_on_both_processes(
 
 @postgres_only
 async def test_a_friend_room_plays_with_its_seats_on_both_processes(
-        cluster: tuple[Front, list[ServerProc]]) -> None:
+    cluster: tuple[Front, list[ServerProc]],
+) -> None:
     """Both seats of one friend room through HAProxy: round robin puts their sockets on
     different processes, and the two play moves that each sees (the processes forward
     between them over Redis)."""

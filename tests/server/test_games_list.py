@@ -90,8 +90,11 @@ def test_no_secret_of_any_seat_is_in_the_list(server: ServerProc) -> None:
         assert secret not in text
     game = r.json()["games"][0]
     assert not {"hand", "hands", "deck", "token", "invite", "seed"} & set(game)
-    assert "Cache-Control" not in r.headers or "no-store" in r.headers["Cache-Control"] \
+    assert (
+        "Cache-Control" not in r.headers
+        or "no-store" in r.headers["Cache-Control"]
         or "public" not in r.headers["Cache-Control"]
+    )
 
 
 def test_unknown_tokens_are_null_in_their_place(server: ServerProc) -> None:
@@ -104,13 +107,22 @@ def test_unknown_tokens_are_null_in_their_place(server: ServerProc) -> None:
 
 def test_bad_lists_are_refused_with_a_clear_error(server: ServerProc) -> None:
     ok = server.friend_room()[0]["token"]
-    for body in ({}, {"tokens": ok}, {"tokens": [ok, 7]}, {"tokens": ["con espacio"]},
-                 {"tokens": [""]}, {"tokens": ["x" * 129]}, {"tokens": [None]}):
+    for body in (
+        {},
+        {"tokens": ok},
+        {"tokens": [ok, 7]},
+        {"tokens": ["con espacio"]},
+        {"tokens": [""]},
+        {"tokens": ["x" * 129]},
+        {"tokens": [None]},
+    ):
         r = server.post("/api/my-games", body)
         assert r.status_code == 400, (body, r.text)
         assert r.json()["error"]["code"] == "bad_tokens"
-        assert r.json()["error"]["message"] == \
-            "No entendimos la lista de partidas de este dispositivo."
+        assert (
+            r.json()["error"]["message"]
+            == "No entendimos la lista de partidas de este dispositivo."
+        )
     many = server.post("/api/my-games", {"tokens": [ok] * 31})
     assert many.status_code == 400 and "a lo sumo 30" in many.json()["error"]["message"]
     assert server.post("/api/my-games", {"tokens": [ok] * 30}).status_code == 200
@@ -118,8 +130,9 @@ def test_bad_lists_are_refused_with_a_clear_error(server: ServerProc) -> None:
     assert huge.status_code == 413 and huge.json()["error"]["code"] == "bad_request"
     # tokens are secrets: no GET that would put them in a URL
     assert server.get(f"/api/my-games?tokens={ok}").status_code == 405
-    other = server.post("/api/my-games", {"tokens": [ok]},
-                        headers={"Origin": "https://evil.example"})
+    other = server.post(
+        "/api/my-games", {"tokens": [ok]}, headers={"Origin": "https://evil.example"}
+    )
     assert other.status_code == 403 and other.json()["error"]["code"] == "bad_origin"
 
 
@@ -152,8 +165,10 @@ async def test_por_turnos_is_shown_everywhere_and_survives_a_restart(
     assert game is not None and game["turns"] is True and game["waits_for_me"]
     plain = server.friend_room()[0]
     assert (my_games(server, plain["token"])[0] or {})["turns"] is False
-    for body in ({"mode": "computer", "level": "facil", "turns": True},
-                 {"mode": "friend", "turns": "si"}):
+    for body in (
+        {"mode": "computer", "level": "facil", "turns": True},
+        {"mode": "friend", "turns": "si"},
+    ):
         r = server.post("/api/rooms", body)
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_turns"
     await a.close()
@@ -166,8 +181,9 @@ async def test_por_turnos_has_no_stall_check_and_no_takeover_unless_asked(
     """The friend who stays connected without playing is not offered to the computer; the
     one who left is not replaced on a plain takeover (turns_wait), also after a restart;
     asked in so many words (confirmed), the computer takes the seat."""
-    server = make_server(STALL_SECONDS="0.3", GRACE_SECONDS="0.2",
-                         TURNS_GRACE_SECONDS="600").start()
+    server = make_server(
+        STALL_SECONDS="0.3", GRACE_SECONDS="0.2", TURNS_GRACE_SECONDS="600"
+    ).start()
     a_room, b_room = turns_room(server)
     a, wa = await Client.hello(server, a_room["token"])
     b, _ = await Client.hello(server, b_room["token"])
@@ -197,8 +213,9 @@ async def test_por_turnos_has_no_stall_check_and_no_takeover_unless_asked(
     assert (await a.recv_until(lambda m: m["type"] == "error"))["code"] == "missing_field"
     await a.send({"type": "takeover", "level": "facil", "confirmed": True})
     await a.recv_until(presence(1, "computer"))
-    played = await a.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
-                                and m["event"]["seat"] == 1)
+    played = await a.recv_until(
+        lambda m: m["type"] == "event" and m["event"]["kind"] == "move" and m["event"]["seat"] == 1
+    )
     assert played["seq"] == answer["seq"] + 1
     await a.close()
 
@@ -223,6 +240,9 @@ async def test_por_turnos_a_long_absence_allows_the_takeover(
         assert got["code"] == "turns_wait"
         await asyncio.sleep(0.05)
     assert got["type"] == "state", got
-    assert got["view"]["presence"][1] == {"state": "computer", "grace_left": None,
-                                          "level": "normal"}
+    assert got["view"]["presence"][1] == {
+        "state": "computer",
+        "grace_left": None,
+        "level": "normal",
+    }
     await a.close()

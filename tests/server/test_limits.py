@@ -72,8 +72,9 @@ def test_quiet_addresses_are_forgotten_and_memory_is_capped() -> None:
 
 
 def test_ipv6_counts_by_64() -> None:
-    assert client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff::9") == \
-        "2001:db8:1:2::/64"
+    assert (
+        client_key("2001:db8:1:2::1") == client_key("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    )
     assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
     assert client_key("::ffff:192.0.2.7") == "192.0.2.7"
     assert client_key("192.0.2.7") == "192.0.2.7"

@@ -63,10 +63,23 @@ def test_the_limits_are_those_of_the_protocol_document() -> None:
 # -- frames that are not JSON objects -------------------------------------------------
 
 
-@pytest.mark.parametrize("text", [
-    "", "hola", "{", '{"type": "ping"', "[1, 2]", "42", '"hello"', "null", "true",
-    b"\xff\xfe", b'{"type": "ping"}\xff', '{"type": "ping", "x": "\\ud800"}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "hola",
+        "{",
+        '{"type": "ping"',
+        "[1, 2]",
+        "42",
+        '"hello"',
+        "null",
+        "true",
+        b"\xff\xfe",
+        b'{"type": "ping"}\xff',
+        '{"type": "ping", "x": "\\ud800"}',
+    ],
+)
 def test_not_a_json_object_is_bad_json(text: str | bytes) -> None:
     error = error_of(text)
     assert error.code == "bad_json" and error.id is None
@@ -91,8 +104,10 @@ def test_json_nested_not_too_deep_is_read() -> None:
     assert parse_client('{"type": "ping", "x": ' + nested + "}") == Ping()
 
 
-@pytest.mark.parametrize("fields", [{}, {"type": "dance"}, {"type": 5}, {"type": None},
-                                    {"type": ["ping"]}, {"kind": "ping"}])
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"type": "dance"}, {"type": 5}, {"type": None}, {"type": ["ping"]}, {"kind": "ping"}],
+)
 def test_unknown_types(fields: dict[str, Any]) -> None:
     error = error_of(json.dumps(fields))
     assert error.code == "unknown_type" and error.id is None
@@ -111,8 +126,9 @@ def test_hello_reads_token_and_since() -> None:
     assert parse_client(frame(type="hello", token="x" * MAX_TOKEN)) == Hello("x" * 128, None)
 
 
-@pytest.mark.parametrize("token", [None, "", "x" * 129, 5, ["t"], {"t": 1}, True,
-                                   "ñandú", "t k", "t\n", "t\u0000"])
+@pytest.mark.parametrize(
+    "token", [None, "", "x" * 129, 5, ["t"], {"t": 1}, True, "ñandú", "t k", "t\n", "t\u0000"]
+)
 def test_hello_needs_a_token_of_1_to_128_characters(token: Any) -> None:
     fields: dict[str, Any] = {"type": "hello", "since": None}
     if token is not None:
@@ -139,13 +155,13 @@ def test_move_reads_the_move_seq_and_id() -> None:
     assert parse_client(frame(type="move", move=build, seq=0, id="x" * MAX_ID)) == MoveMsg(
         Move.build("3c", "5d", "p1", value=8), 0, "x" * 64
     )
-    trail = parse_client(frame(type="move", move={"kind": "trail", "card": "Ah"}, seq=2**53 - 1,
-                               id="a"))
+    trail = parse_client(
+        frame(type="move", move={"kind": "trail", "card": "Ah"}, seq=2**53 - 1, id="a")
+    )
     assert trail == MoveMsg(Move.trail("Ah"), 2**53 - 1, "a")
 
 
-@pytest.mark.parametrize("move_id", [None, "", "x" * 65, 17, ["c-17"], True, "jugada ñ",
-                                     "c 17"])
+@pytest.mark.parametrize("move_id", [None, "", "x" * 65, 17, ["c-17"], True, "jugada ñ", "c 17"])
 def test_a_move_without_a_good_id_is_answered_without_one(move_id: Any) -> None:
     fields: dict[str, Any] = {"type": "move", "move": MOVE, "seq": 1}
     if move_id is not None:
@@ -159,9 +175,12 @@ def test_a_move_without_a_move_carries_its_id() -> None:
     error = error_of(frame(type="move", seq=1, id="c-1"))
     assert error.code == "missing_field" and error.id == "c-1"
     assert error.message == "Falta el dato «move» o no es válido."
-    assert json.loads(error.to_text()) == {"type": "error", "code": "missing_field",
-                                           "message": "Falta el dato «move» o no es válido.",
-                                           "id": "c-1"}
+    assert json.loads(error.to_text()) == {
+        "type": "error",
+        "code": "missing_field",
+        "message": "Falta el dato «move» o no es válido.",
+        "id": "c-1",
+    }
 
 
 @pytest.mark.parametrize("seq", [None, -1, 2**53, 2**63, True, False, 1.0, 2.5, "1", [1]])
@@ -174,27 +193,34 @@ def test_a_move_seq_is_a_whole_number_below_2_to_the_53(seq: Any) -> None:
     assert error.message == "Falta el dato «seq» o no es válido."
 
 
-@pytest.mark.parametrize("move", [
-    None, 5, "capture 9d", [], ["capture", "9d"],
-    {"kind": "fly", "card": "9d"},
-    {"card": "9d"},
-    {"kind": ["capture"], "card": "9d"},
-    {"kind": "capture", "card": "1d", "take": ["9s"]},
-    {"kind": "capture", "card": {"rank": 9}, "take": ["9s"]},
-    {"kind": "capture", "card": "9d", "take": "9s"},  # a string is not a list of items
-    {"kind": "capture", "card": "9d", "take": ["9s", "9s"]},
-    {"kind": "capture", "card": "9d", "take": [9]},
-    {"kind": "capture", "card": "9d", "take": [""]},
-    {"kind": "capture", "card": "9d", "take": ["p" + "1" * 16]},  # 17 characters
-    {"kind": "capture", "card": "9d", "take": {"9s": True}},
-    {"kind": "build", "card": "3c", "take": ["5d"]},
-    {"kind": "build", "card": "3c", "take": ["5d"], "value": "8"},
-    {"kind": "build", "card": "3c", "take": ["5d"], "value": True},
-    {"kind": "build", "card": "3c", "take": ["5d"], "value": 8.0},
-    {"kind": "capture", "card": "9d", "take": ["9s"], "value": 9},
-    {"kind": "trail", "card": "9d", "take": ["9s"]},
-    {"kind": "trail", "card": "9d", "value": 0},
-])
+@pytest.mark.parametrize(
+    "move",
+    [
+        None,
+        5,
+        "capture 9d",
+        [],
+        ["capture", "9d"],
+        {"kind": "fly", "card": "9d"},
+        {"card": "9d"},
+        {"kind": ["capture"], "card": "9d"},
+        {"kind": "capture", "card": "1d", "take": ["9s"]},
+        {"kind": "capture", "card": {"rank": 9}, "take": ["9s"]},
+        {"kind": "capture", "card": "9d", "take": "9s"},  # a string is not a list of items
+        {"kind": "capture", "card": "9d", "take": ["9s", "9s"]},
+        {"kind": "capture", "card": "9d", "take": [9]},
+        {"kind": "capture", "card": "9d", "take": [""]},
+        {"kind": "capture", "card": "9d", "take": ["p" + "1" * 16]},  # 17 characters
+        {"kind": "capture", "card": "9d", "take": {"9s": True}},
+        {"kind": "build", "card": "3c", "take": ["5d"]},
+        {"kind": "build", "card": "3c", "take": ["5d"], "value": "8"},
+        {"kind": "build", "card": "3c", "take": ["5d"], "value": True},
+        {"kind": "build", "card": "3c", "take": ["5d"], "value": 8.0},
+        {"kind": "capture", "card": "9d", "take": ["9s"], "value": 9},
+        {"kind": "trail", "card": "9d", "take": ["9s"]},
+        {"kind": "trail", "card": "9d", "value": 0},
+    ],
+)
 def test_a_move_that_is_not_a_move_is_invalid_and_carries_its_id(move: Any) -> None:
     error = error_of(frame(type="move", move=move, seq=3, id="c-3"))
     assert error.code == "invalid_move" and error.id == "c-3"
@@ -203,14 +229,23 @@ def test_a_move_that_is_not_a_move_is_invalid_and_carries_its_id(move: Any) -> N
 
 def test_table_item_names_are_1_to_16_characters() -> None:
     longest = "p" + "1" * 15
-    got = parse_client(frame(type="move", seq=1, id="m",
-                             move={"kind": "capture", "card": "9d", "take": [longest, "9s"]}))
+    got = parse_client(
+        frame(
+            type="move",
+            seq=1,
+            id="m",
+            move={"kind": "capture", "card": "9d", "take": [longest, "9s"]},
+        )
+    )
     assert isinstance(got, MoveMsg) and got.move.take == frozenset({longest, "9s"})
 
 
 def test_move_reading_accepts_a_trail_without_take_and_an_empty_one() -> None:
-    for move in ({"kind": "trail", "card": "9d"}, {"kind": "trail", "card": "9d", "take": []},
-                 {"kind": "trail", "card": "9d", "value": None}):
+    for move in (
+        {"kind": "trail", "card": "9d"},
+        {"kind": "trail", "card": "9d", "take": []},
+        {"kind": "trail", "card": "9d", "value": None},
+    ):
         got = parse_client(frame(type="move", move=move, seq=1, id="m"))
         assert got == MoveMsg(Move.trail("9d"), 1, "m")
 
@@ -246,14 +281,18 @@ def test_rematch_and_ping_need_nothing_else() -> None:
 def test_an_error_carries_code_message_and_only_the_fields_it_has() -> None:
     error = ProtocolError("stale")
     assert str(error) == "stale" and error.id is None and error.reason is None
-    assert error.to_message() == Error("stale", "La mesa cambió. Mira la jugada nueva.",
-                                       None, None)
+    assert error.to_message() == Error("stale", "La mesa cambió. Mira la jugada nueva.", None, None)
     assert error.to_text() == (
-        '{"type":"error","code":"stale","message":"La mesa cambió. Mira la jugada nueva."}')
+        '{"type":"error","code":"stale","message":"La mesa cambió. Mira la jugada nueva."}'
+    )
     full = ProtocolError("illegal", "No se puede.", id="c-9", reason="trail_pairs")
-    assert json.loads(full.to_text()) == {"type": "error", "code": "illegal",
-                                          "message": "No se puede.", "id": "c-9",
-                                          "reason": "trail_pairs"}
+    assert json.loads(full.to_text()) == {
+        "type": "error",
+        "code": "illegal",
+        "message": "No se puede.",
+        "id": "c-9",
+        "reason": "trail_pairs",
+    }
     unknown = ProtocolError("no_such_code")
     assert unknown.message == MESSAGES_ES["server_error"] == "Algo salió mal. Intenta otra vez."
 
@@ -261,27 +300,32 @@ def test_an_error_carries_code_message_and_only_the_fields_it_has() -> None:
 def test_api_errors_and_dumps() -> None:
     error = ApiError("room_unknown")
     assert error.status is None and error.code == "room_unknown"
-    assert error.body() == {"error": {"code": "room_unknown",
-                                      "message": "No encontramos esa mesa."}}
+    assert error.body() == {
+        "error": {"code": "room_unknown", "message": "No encontramos esa mesa."}
+    }
     limited = ApiError("rate_limited", "Espera.", status=429)
     assert limited.status == 429 and limited.body()["error"]["message"] == "Espera."
     text = dumps({"type": "ping", "texto": "montón ñ"})
     assert text == '{"type":"ping","texto":"montón ñ"}'
 
 
-@pytest.mark.parametrize(("text", "found"), [
-    ('{"type": "move", "id": "c-4", "seq": "x"}', "c-4"),
-    ('{"type": "move", "id": "c 4"}', None),
-    ('{"type": "move", "id": ""}', None),
-    ('{"type": "move"}', None),
-    ('{"id": "' + "x" * 64 + '"}', "x" * 64),
-    ('{"id": "' + "x" * 65 + '"}', None),
-    ("[1]", None),
-    ("{", None),
-    (b"\xff", None),
-])
-def test_message_id_of_a_frame_refused_before_it_is_read(text: str | bytes,
-                                                         found: str | None) -> None:
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ('{"type": "move", "id": "c-4", "seq": "x"}', "c-4"),
+        ('{"type": "move", "id": "c 4"}', None),
+        ('{"type": "move", "id": ""}', None),
+        ('{"type": "move"}', None),
+        ('{"id": "' + "x" * 64 + '"}', "x" * 64),
+        ('{"id": "' + "x" * 65 + '"}', None),
+        ("[1]", None),
+        ("{", None),
+        (b"\xff", None),
+    ],
+)
+def test_message_id_of_a_frame_refused_before_it_is_read(
+    text: str | bytes, found: str | None
+) -> None:
     assert message_id(text) == found
 
 
@@ -291,32 +335,52 @@ def test_message_id_of_a_frame_refused_before_it_is_read(text: str | bytes,
 VIEW = {"seat": 0, "hand": ["9s"]}
 
 
-@pytest.mark.parametrize(("message", "text"), [
-    (Welcome("r1", 0, 43, VIEW, [(42, raw({"kind": "move"})), (43, raw({"kind": "deal"}))]),
-     '{"type":"welcome","room":"r1","seat":0,"seq":43,"view":{"seat":0,"hand":["9s"]},'
-     '"events":[{"seq":42,"event":{"kind":"move"}},{"seq":43,"event":{"kind":"deal"}}]}'),
-    (Welcome("r2", 1, 0, {}, []),
-     '{"type":"welcome","room":"r2","seat":1,"seq":0,"view":{},"events":[]}'),
-    (Events(44, [raw({"kind": "move"})], raw(VIEW)),
-     '{"type":"events","seq":44,"events":[{"kind":"move"}],'
-     '"view":{"seat":0,"hand":["9s"]}}'),
-    (Events(44, [], VIEW, "c-17"),
-     '{"type":"events","seq":44,"events":[],"view":{"seat":0,"hand":["9s"]},"id":"c-17"}'),
-    (Ack("c-17", 44), '{"type":"ack","id":"c-17","seq":44}'),
-    (State(43, VIEW), '{"type":"state","seq":43,"view":{"seat":0,"hand":["9s"]}}'),
-    (Presence(1, {"state": "away", "seconds": 30}),
-     '{"type":"presence","seat":1,"presence":{"state":"away","seconds":30}}'),
-    (Presence(0, {"state": "here"}),
-     '{"type":"presence","seat":0,"presence":{"state":"here"}}'),
-    (Error("stale", "La mesa cambió."),
-     '{"type":"error","code":"stale","message":"La mesa cambió."}'),
-    (Error("illegal", "No.", "c-1", "trail_pairs"),
-     '{"type":"error","code":"illegal","message":"No.","id":"c-1","reason":"trail_pairs"}'),
-    (Error("illegal", "No.", None, "trail_pairs"),
-     '{"type":"error","code":"illegal","message":"No.","reason":"trail_pairs"}'),
-    (SeatMoved(), '{"type":"seat_moved"}'),
-    (Pong(), '{"type":"pong"}'),
-])
+@pytest.mark.parametrize(
+    ("message", "text"),
+    [
+        (
+            Welcome("r1", 0, 43, VIEW, [(42, raw({"kind": "move"})), (43, raw({"kind": "deal"}))]),
+            '{"type":"welcome","room":"r1","seat":0,"seq":43,"view":{"seat":0,"hand":["9s"]},'
+            '"events":[{"seq":42,"event":{"kind":"move"}},{"seq":43,"event":{"kind":"deal"}}]}',
+        ),
+        (
+            Welcome("r2", 1, 0, {}, []),
+            '{"type":"welcome","room":"r2","seat":1,"seq":0,"view":{},"events":[]}',
+        ),
+        (
+            Events(44, [raw({"kind": "move"})], raw(VIEW)),
+            '{"type":"events","seq":44,"events":[{"kind":"move"}],"view":{"seat":0,"hand":["9s"]}}',
+        ),
+        (
+            Events(44, [], VIEW, "c-17"),
+            '{"type":"events","seq":44,"events":[],"view":{"seat":0,"hand":["9s"]},"id":"c-17"}',
+        ),
+        (Ack("c-17", 44), '{"type":"ack","id":"c-17","seq":44}'),
+        (State(43, VIEW), '{"type":"state","seq":43,"view":{"seat":0,"hand":["9s"]}}'),
+        (
+            Presence(1, {"state": "away", "seconds": 30}),
+            '{"type":"presence","seat":1,"presence":{"state":"away","seconds":30}}',
+        ),
+        (
+            Presence(0, {"state": "here"}),
+            '{"type":"presence","seat":0,"presence":{"state":"here"}}',
+        ),
+        (
+            Error("stale", "La mesa cambió."),
+            '{"type":"error","code":"stale","message":"La mesa cambió."}',
+        ),
+        (
+            Error("illegal", "No.", "c-1", "trail_pairs"),
+            '{"type":"error","code":"illegal","message":"No.","id":"c-1","reason":"trail_pairs"}',
+        ),
+        (
+            Error("illegal", "No.", None, "trail_pairs"),
+            '{"type":"error","code":"illegal","message":"No.","reason":"trail_pairs"}',
+        ),
+        (SeatMoved(), '{"type":"seat_moved"}'),
+        (Pong(), '{"type":"pong"}'),
+    ],
+)
 def test_encode_writes_each_server_message(message: ServerMessage, text: str) -> None:
     assert encode(message) == text
 

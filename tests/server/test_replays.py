@@ -39,8 +39,17 @@ def check_step(step: dict[str, Any], view: dict[str, Any]) -> None:
     seat = view["seat"]
     assert p["hands"][seat] == view["hand"]
     assert len(p["hands"][1 - seat]) == view["opponent_hand_size"]
-    for key in ("table", "turn", "dealer", "deck_size", "captured_counts", "limpias",
-                "last_capturer", "hand_number", "tally"):
+    for key in (
+        "table",
+        "turn",
+        "dealer",
+        "deck_size",
+        "captured_counts",
+        "limpias",
+        "last_capturer",
+        "hand_number",
+        "tally",
+    ):
         assert p[key] == view[key], (key, p[key], view[key])
     assert p["scores"] == view["scores"]
 
@@ -112,10 +121,14 @@ async def test_an_unfinished_match_never_shows_a_hand(server: ServerProc) -> Non
         assert r.status_code == 409, r.text
         assert r.json()["error"] == {
             "code": "not_finished",
-            "message": "Esa partida todavía no ha terminado: la repetición sale al final."}
+            "message": "Esa partida todavía no ha terminado: la repetición sale al final.",
+        }
     # even with a code stored by hand for it, the log does not end the match: refused
-    server.db_execute("insert into replay_links (code, room_id, match_no, created_at) "
-                      "values (?, ?, 1, 0)", "a-forged-code", a_room["room"])
+    server.db_execute(
+        "insert into replay_links (code, room_id, match_no, created_at) values (?, ?, 1, 0)",
+        "a-forged-code",
+        a_room["room"],
+    )
     forged = server.get("/api/replays/a-forged-code")
     assert forged.status_code == 409 and forged.json()["error"]["code"] == "not_finished"
     server.db_execute("update rooms set status = 'finished' where id = ?", a_room["room"])

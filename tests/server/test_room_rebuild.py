@@ -97,8 +97,11 @@ async def settle(world: World) -> Room | None:
         if room is None:
             return None
         await room.ask(Snapshot())
-        busy = room._computer_level() is not None or not room.inbox.empty() or (
-            room.thinking is not None and not room.thinking.done())
+        busy = (
+            room._computer_level() is not None
+            or not room.inbox.empty()
+            or (room.thinking is not None and not room.thinking.done())
+        )
         if not busy:
             return room
         await asyncio.sleep(0.002)
@@ -141,8 +144,7 @@ async def act(world: World, action: tuple[str, int, int]) -> World:
         if view["options"] and room._computer_level() is None:
             world.counter += 1
             move = Move.from_json(first_move(view, choice))
-            await call(world.room_id, Submit(view["seat"], move, view["seq"],
-                                             f"m{world.counter}"))
+            await call(world.room_id, Submit(view["seat"], move, view["seq"], f"m{world.counter}"))
     elif kind == "finish":
         for _ in range(400):
             room = await settle(world) or await world.registry.get(world.room_id)
@@ -169,17 +171,37 @@ async def act(world: World, action: tuple[str, int, int]) -> World:
 
 
 ACTIONS = st.tuples(
-    st.sampled_from(["hello", "leave", "move", "move", "move", "takeover", "rematch",
-                     "rejoin", "evict", "restart", "finish"]),
-    st.integers(0, 1), st.integers(0, 50),
+    st.sampled_from(
+        [
+            "hello",
+            "leave",
+            "move",
+            "move",
+            "move",
+            "takeover",
+            "rematch",
+            "rejoin",
+            "evict",
+            "restart",
+            "finish",
+        ]
+    ),
+    st.integers(0, 1),
+    st.integers(0, 50),
 )
 
 
-@settings(max_examples=20, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=20,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(actions=st.lists(ACTIONS, min_size=1, max_size=25), turns=st.booleans())
 def test_the_room_rebuilt_from_storage_is_the_live_room(
-    tmp_path_factory: Any, actions: list[tuple[str, int, int]], turns: bool,
+    tmp_path_factory: Any,
+    actions: list[tuple[str, int, int]],
+    turns: bool,
 ) -> None:
     path: Path = tmp_path_factory.mktemp("rebuild") / "casino.db"
     url = f"sqlite+aiosqlite:///{path}"

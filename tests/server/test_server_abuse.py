@@ -19,17 +19,22 @@ FAILURES = 4
 
 @pytest.fixture(scope="module")
 def abuse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
-    proc = ServerProc(tmp_path_factory.mktemp("abuse"), {
-        "RATE_JOIN_PER_MIN": str(JOIN_PER_MIN), "RATE_ROOMS_PER_MIN": "1000",
-        "CODE_FAILURES_PER_MIN": str(FAILURES),
-    }).start()
+    proc = ServerProc(
+        tmp_path_factory.mktemp("abuse"),
+        {
+            "RATE_JOIN_PER_MIN": str(JOIN_PER_MIN),
+            "RATE_ROOMS_PER_MIN": "1000",
+            "CODE_FAILURES_PER_MIN": str(FAILURES),
+        },
+    ).start()
     yield proc
     proc.stop()
 
 
 def http(server: ServerProc, source: str) -> httpx.Client:
-    return httpx.Client(base_url=server.base, timeout=5,
-                        transport=httpx.HTTPTransport(local_address=source))
+    return httpx.Client(
+        base_url=server.base, timeout=5, transport=httpx.HTTPTransport(local_address=source)
+    )
 
 
 def post(server: ServerProc, source: str, path: str, body: Any) -> httpx.Response:
@@ -42,9 +47,14 @@ def post(server: ServerProc, source: str, path: str, body: Any) -> httpx.Respons
 
 def test_forwarded_for_is_not_believed_by_default(abuse: ServerProc) -> None:
     with http(abuse, "127.0.0.1") as c:
-        codes = [c.post("/api/rejoin-codes", json={"token": "x" * 40},
-                        headers={"X-Forwarded-For": f"198.51.100.{i}"}).status_code
-                 for i in range(JOIN_PER_MIN + 3)]
+        codes = [
+            c.post(
+                "/api/rejoin-codes",
+                json={"token": "x" * 40},
+                headers={"X-Forwarded-For": f"198.51.100.{i}"},
+            ).status_code
+            for i in range(JOIN_PER_MIN + 3)
+        ]
     assert codes == [401] * JOIN_PER_MIN + [429] * 3
 
 
@@ -62,7 +72,8 @@ def rows(server: ServerProc, table: str, room: str) -> int:
 
 
 def test_abandoned_rooms_and_expired_codes_are_purged(
-        make_server: Callable[..., ServerProc]) -> None:
+    make_server: Callable[..., ServerProc],
+) -> None:
     """On each backend: a room untouched for 31 days goes with all its rows, a code that
     expired two days ago goes, a fresh room and a live code stay."""
     server = make_server(PURGE_INTERVAL="0.5").start()
@@ -71,17 +82,24 @@ def test_abandoned_rooms_and_expired_codes_are_purged(
     post(server, "127.0.0.7", "/api/rejoin-codes", {"token": old["token"]})
     post(server, "127.0.0.7", "/api/rejoin-codes", {"token": fresh["token"]})
     post(server, "127.0.0.7", "/api/rejoin-codes", {"token": fresh["token"]})
-    ids = [r[0] for r in server.db_rows(
-        "select id from rejoin_codes where room_id = ? order by id", fresh["room"])]
+    ids = [
+        r[0]
+        for r in server.db_rows(
+            "select id from rejoin_codes where room_id = ? order by id", fresh["room"]
+        )
+    ]
     assert len(ids) == 2
     # written as another process would: 31 days untouched; a code that expired 2 days ago
-    server.db_execute("update rooms set created_at = 0.0, updated_at = 0.0 where id = ?",
-                      old["room"])
-    server.db_execute("update rejoin_codes set expires_at = ? where id = ?",
-                      time.time() - 2 * 86400, ids[0])
+    server.db_execute(
+        "update rooms set created_at = 0.0, updated_at = 0.0 where id = ?", old["room"]
+    )
+    server.db_execute(
+        "update rejoin_codes set expires_at = ? where id = ?", time.time() - 2 * 86400, ids[0]
+    )
     deadline = time.monotonic() + 10
     while rows(server, "seats", old["room"]) or server.db_rows(
-            "select 1 from rejoin_codes where id = ?", ids[0]):
+        "select 1 from rejoin_codes where id = ?", ids[0]
+    ):
         assert time.monotonic() < deadline, "not purged"
         time.sleep(0.05)
     assert server.db_rows("select 1 from rooms where id = ?", old["room"]) == []
@@ -93,10 +111,25 @@ def test_abandoned_rooms_and_expired_codes_are_purged(
 # -- item 11: names ---------------------------------------------------------------------------
 
 REFUSED = [
-    "\u3164", "\u115f", "\u2800", "\u034f", "\u3164\u3164 \u2800", "\u200b", "\u202eAna",
-    "Computadora", "computadora", "COMPUTADORA", "Computadora (Fácil)", "Computadora (Normal)",
-    "La Computadora", "C0mputadora", "Cоmputadora",  # Cyrillic о
-    "Ｃｏｍｐｕｔａｄｏｒａ", "Compu-tadora", "Computer", "Ana\u3164",
+    "\u3164",
+    "\u115f",
+    "\u2800",
+    "\u034f",
+    "\u3164\u3164 \u2800",
+    "\u200b",
+    "\u202eAna",
+    "Computadora",
+    "computadora",
+    "COMPUTADORA",
+    "Computadora (Fácil)",
+    "Computadora (Normal)",
+    "La Computadora",
+    "C0mputadora",
+    "Cоmputadora",  # Cyrillic о
+    "Ｃｏｍｐｕｔａｄｏｒａ",
+    "Compu-tadora",
+    "Computer",
+    "Ana\u3164",
 ]
 ACCEPTED = ["Ana", "José Miguel", "María", "李雷", "Ана", "O'Neil", "Ana 😀", "Jugador 1"]
 

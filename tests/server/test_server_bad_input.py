@@ -48,14 +48,19 @@ async def test_malformed_frames(server: ServerProc) -> None:
         ({"type": "hello", "token": room["token"]}, "already_hello"),
         ({"type": "move", "seq": 0, "move": {"kind": "trail", "card": "2h"}}, "missing_field"),
         ({"type": "move", "id": "x1", "seq": 0}, "missing_field"),
-        ({"type": "move", "id": "x2", "move": {"kind": "trail", "card": "2h"}},
-         "missing_field"),
-        ({"type": "move", "id": "x3", "seq": "cero", "move": {"kind": "trail", "card": "2h"}},
-         "missing_field"),
-        ({"type": "move", "id": "x4", "seq": 0, "move": {"kind": "jump", "card": "2h"}},
-         "invalid_move"),
-        ({"type": "move", "id": "x5", "seq": 0, "move": {"kind": "trail", "card": "11z"}},
-         "invalid_move"),
+        ({"type": "move", "id": "x2", "move": {"kind": "trail", "card": "2h"}}, "missing_field"),
+        (
+            {"type": "move", "id": "x3", "seq": "cero", "move": {"kind": "trail", "card": "2h"}},
+            "missing_field",
+        ),
+        (
+            {"type": "move", "id": "x4", "seq": 0, "move": {"kind": "jump", "card": "2h"}},
+            "invalid_move",
+        ),
+        (
+            {"type": "move", "id": "x5", "seq": 0, "move": {"kind": "trail", "card": "11z"}},
+            "invalid_move",
+        ),
         ({"type": "move", "id": "x6", "seq": 0, "move": "2h"}, "invalid_move"),
         ({"type": "takeover"}, "missing_field"),
         ({"type": "takeover", "level": "dios"}, "bad_level"),
@@ -150,8 +155,11 @@ async def test_bad_origin(server: ServerProc) -> None:
         client, welcome = await Client.hello(server, room["token"], origin=origin)
         assert welcome["seat"] == 0
         await client.close()
-    r = server.post("/api/rooms", {"mode": "computer", "level": "facil"},
-                    headers={"Origin": "https://evil.example"})
+    r = server.post(
+        "/api/rooms",
+        {"mode": "computer", "level": "facil"},
+        headers={"Origin": "https://evil.example"},
+    )
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad_origin"
 
 
@@ -203,7 +211,9 @@ def test_join_full_room_and_unknown_invite(server: ServerProc) -> None:
     a_room, _ = server.friend_room()
     r = server.post("/api/join", {"invite": a_room["invite"], "name": "Intruso"})
     assert r.status_code == 409 and r.json()["error"] == {
-        "code": "room_full", "message": "Esa mesa ya tiene dos jugadores."}
+        "code": "room_full",
+        "message": "Esa mesa ya tiene dos jugadores.",
+    }
     r = server.post("/api/join", {"invite": "NOEXISTE", "name": "Nadie"})
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"
     summary = server.get(f"/api/rooms/{a_room['room']}").json()
@@ -244,8 +254,7 @@ def test_expired_rejoin_code(strict_server: ServerProc) -> None:
 
 
 def test_http_rate_limit(strict_server: ServerProc) -> None:
-    codes = [strict_server.post("/api/rejoin", {"code": "ZZZZZZ"}).status_code
-             for _ in range(13)]
+    codes = [strict_server.post("/api/rejoin", {"code": "ZZZZZZ"}).status_code for _ in range(13)]
     assert 429 in codes and set(codes) <= {404, 429}
     r = strict_server.post("/api/rejoin", {"code": "ZZZZZZ"})
     assert r.json()["error"]["message"] == "Demasiados intentos. Espera un momento."
@@ -276,6 +285,7 @@ async def test_nul_characters_are_refused_like_any_unknown_text(server: ServerPr
     await still_fine(client)
     assert moves_in_db(server, a_room["room"]) == 0
     assert (await client.move(move, move_id="a-b"))["type"] == "ack"
-    assert server.db_rows("select client_id from moves where room_id = ?",
-                          a_room["room"]) == [("a-b",)]
+    assert server.db_rows("select client_id from moves where room_id = ?", a_room["room"]) == [
+        ("a-b",)
+    ]
     await client.close()

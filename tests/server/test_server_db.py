@@ -54,11 +54,17 @@ def write0(room: RoomState, status: str, seats: tuple[int, ...] = (), **extra: A
 def state(room_id: str = "r1", mode: str = "friend") -> RoomState:
     computer = mode == "computer"
     return RoomState(
-        id=room_id, mode="computer" if computer else "friend",
-        level="facil" if computer else None, seed="semilla", match_no=1, match_start_seq=0,
-        seq=0, version=0, names=("Ana", "Computadora" if computer else None),
-        invite=None if computer else f"INV{room_id}", seats=(SeatState("arriving", 1.0),
-                                                               SeatState()),
+        id=room_id,
+        mode="computer" if computer else "friend",
+        level="facil" if computer else None,
+        seed="semilla",
+        match_no=1,
+        match_start_seq=0,
+        seq=0,
+        version=0,
+        names=("Ana", "Computadora" if computer else None),
+        invite=None if computer else f"INV{room_id}",
+        seats=(SeatState("arriving", 1.0), SeatState()),
     )
 
 
@@ -75,8 +81,11 @@ async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
     await asyncio.to_thread(upgrade, db.url)  # a second run changes nothing
     engine = make_engine(db.url)
     async with engine.connect() as conn:
-        differences = await conn.run_sync(lambda sync: compare_metadata(
-            MigrationContext.configure(sync, opts={"compare_type": True}), metadata))
+        differences = await conn.run_sync(
+            lambda sync: compare_metadata(
+                MigrationContext.configure(sync, opts={"compare_type": True}), metadata
+            )
+        )
     await engine.dispose()
     assert differences == []  # columns, types, keys, unique constraints, indexes
     assert db.rows("select version_num from alembic_version") == [("0004",)]
@@ -107,8 +116,15 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
     assert len(key) == 32
     con = sqlite3.connect(path)
     tables = {r[0] for r in con.execute("select name from sqlite_master where type='table'")}
-    assert {"rooms", "seats", "moves", "finished_matches", "rejoin_codes", "server_secrets",
-            "alembic_version"} <= tables
+    assert {
+        "rooms",
+        "seats",
+        "moves",
+        "finished_matches",
+        "rejoin_codes",
+        "server_secrets",
+        "alembic_version",
+    } <= tables
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert con.execute("select version_num from alembic_version").fetchone()[0] == "0004"
     con.close()
@@ -122,7 +138,8 @@ async def test_room_state_round_trip(storage: SqlStorage) -> None:
     assert await storage.seat_for_token(hash_secret("t1")) is None
     assert await storage.room_for_invite("INVr1") == "r1"
     joined = replace(room, names=("Ana", "Primo"), version=1).with_seat(
-        1, SeatState("arriving", 5.0))
+        1, SeatState("arriving", 5.0)
+    )
     await storage.write(write0(joined, "playing", join=(hash_secret("t1"), "k")))
     assert await storage.load_room("r1") == joined
     held = await storage.seat_token("r1", 1)
@@ -142,8 +159,7 @@ async def test_a_stale_copy_never_writes(storage: SqlStorage) -> None:
     with pytest.raises(StaleRoom):
         await storage.write(write0(moved(room, 1), "playing", move=trail(1, seat=1)))
     with pytest.raises(StaleRoom):
-        await storage.write(write0(replace(moved(room, 2), version=1), "playing",
-                                      move=trail(2)))
+        await storage.write(write0(replace(moved(room, 2), version=1), "playing", move=trail(2)))
     assert [(m.seq, m.seat) for m in await storage.load_moves("r2", 0)] == [(1, 0)]
     assert await storage.load_room("r2") == first
 
@@ -152,19 +168,31 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
     """A hundred moves of a hundred rooms and a used rejoin code in one group commit: the
     code is refused, the moves all commit, in one transaction (not one each)."""
     rooms = [state(f"g{i}", "computer") for i in range(100)]
-    await asyncio.gather(*(storage.create_room(r, "playing", hash_secret(r.id))
-                           for r in rooms))
+    await asyncio.gather(*(storage.create_room(r, "playing", hash_secret(r.id)) for r in rooms))
     assert await storage.add_rejoin_code("g0", 0, hash_secret("S"), hash_secret("L"), 2e9)
     code = await storage.find_rejoin_code(hash_secret("S"))
     assert code is not None
-    await storage.write(write0(replace(rooms[0], version=1), "playing", (0,),
-                                  new_token=(0, hash_secret("n")), use_code=(code.id, None)))
+    await storage.write(
+        write0(
+            replace(rooms[0], version=1),
+            "playing",
+            (0,),
+            new_token=(0, hash_secret("n")),
+            use_code=(code.id, None),
+        )
+    )
     commits: list[int] = []
     writer = storage._sync or storage.engine.sync_engine  # SQLite's writer has its own
     event.listen(writer, "commit", lambda conn: commits.append(1))
-    used_again = storage.write(write0(replace(rooms[0], version=2), "playing", (0,),
-                                         new_token=(0, hash_secret("m")),
-                                         use_code=(code.id, None)))
+    used_again = storage.write(
+        write0(
+            replace(rooms[0], version=2),
+            "playing",
+            (0,),
+            new_token=(0, hash_secret("m")),
+            use_code=(code.id, None),
+        )
+    )
     writes = [storage.write(write0(moved(r, 1), "playing", move=trail(1))) for r in rooms]
     results = await asyncio.gather(used_again, *writes, return_exceptions=True)
     assert isinstance(results[0], RejoinError) and results[0].code == "code_used"
@@ -177,7 +205,8 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
 
 
 async def test_a_batched_move_never_lands_beside_another_writers_change(
-    storage: SqlStorage, db: Database,
+    storage: SqlStorage,
+    db: Database,
 ) -> None:
     """Another writer (a second server process, issue 8) changes the room between the
     batch's read of its version and its conditional update: either both writes land, one
@@ -190,13 +219,18 @@ async def test_a_batched_move_never_lands_beside_another_writers_change(
 
     def bump_meanwhile(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
         if statement.startswith("UPDATE rooms") and not other:
-            other.append(threading.Thread(target=db.execute, args=(
-                "update rooms set version = version + 1 where id = ?", room.id)))
+            other.append(
+                threading.Thread(
+                    target=db.execute,
+                    args=("update rooms set version = version + 1 where id = ?", room.id),
+                )
+            )
             other[0].start()
             other[0].join(1.0)  # it commits now, or waits for this transaction's end
 
-    event.listen(storage._sync or storage.engine.sync_engine, "before_cursor_execute",
-                 bump_meanwhile)
+    event.listen(
+        storage._sync or storage.engine.sync_engine, "before_cursor_execute", bump_meanwhile
+    )
     try:
         await storage.write(write0(moved(room, 1), "playing", move=trail(1)))
         outcome: Exception | None = None
@@ -234,8 +268,9 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage)
         match, _ = match.play(move)
         moves.append(move)
         room = moved(room, seq)
-        await storage.write(write0(room, "playing",
-                                      move=MoveRecord(seq, 1, seat, move.to_text(), None)))
+        await storage.write(
+            write0(room, "playing", move=MoveRecord(seq, 1, seat, move.to_text(), None))
+        )
     registry = RoomRegistry(storage, LocalHub(), Settings(computer_delay=3600))
     live = await registry.get("r3")
     assert live is not None
@@ -252,10 +287,11 @@ async def test_close_commits_the_batch_in_flight(db: Database) -> None:
     await asyncio.to_thread(upgrade, db.url)
     store = SqlStorage.from_url(db.url)
     rooms = [state(f"c{i}", "computer") for i in range(50)]
-    await asyncio.gather(*(store.create_room(r, "playing", hash_secret(r.id))
-                           for r in rooms))
-    writes = [asyncio.create_task(store.write(write0(moved(r, 1), "playing", move=trail(1))))
-              for r in rooms]
+    await asyncio.gather(*(store.create_room(r, "playing", hash_secret(r.id)) for r in rooms))
+    writes = [
+        asyncio.create_task(store.write(write0(moved(r, 1), "playing", move=trail(1))))
+        for r in rooms
+    ]
     for _ in range(5):  # the writer takes the batch and starts its transaction
         await asyncio.sleep(0)
     await asyncio.wait_for(store.close(), 10)
@@ -263,8 +299,9 @@ async def test_close_commits_the_batch_in_flight(db: Database) -> None:
     assert db.rows("select count(*) from moves") == [(50,)]
 
 
-async def test_a_process_that_lost_the_room_never_writes_it_again(storage: SqlStorage,
-                                                                  db: Database) -> None:
+async def test_a_process_that_lost_the_room_never_writes_it_again(
+    storage: SqlStorage, db: Database
+) -> None:
     """Fencing (issue 8): each claim of a room bumps its epoch, and the database refuses a
     write at an older epoch, the latest version notwithstanding, on the batched path (a
     plain move) and the single one (a seat change) alike."""
@@ -285,8 +322,9 @@ async def test_a_process_that_lost_the_room_never_writes_it_again(storage: SqlSt
     with pytest.raises(StaleRoom):
         await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=2))
     with pytest.raises(StaleRoom):
-        await storage.write(RoomWrite(moved(room, 0).with_seat(0, SeatState("away", 2.0)),
-                                      "waiting", (0,), epoch=2))
+        await storage.write(
+            RoomWrite(moved(room, 0).with_seat(0, SeatState("away", 2.0)), "waiting", (0,), epoch=2)
+        )
     assert db.rows("select version, owner, epoch from rooms") == [(0, "b", 3)]
     assert db.rows("select count(*) from moves") == [(0,)]
     await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=3))

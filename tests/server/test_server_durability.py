@@ -96,10 +96,15 @@ async def test_failed_write_drops_the_room_copy_and_clients_reload(
     b, _ = await Client.hello(server, b_room["token"])
     move = pick_move(wa["view"])
     text = json.dumps(move, separators=(",", ":"))
-    server.db_execute("insert into moves (room_id, seq, match_no, seat, move, client_id, "
-                      "created_at) values (?, 1, 1, 0, ?, null, 0)", a_room["room"], text)
-    server.db_execute("update rooms set seq = 1, version = version + 1 where id = ?",
-                      a_room["room"])
+    server.db_execute(
+        "insert into moves (room_id, seq, match_no, seat, move, client_id, "
+        "created_at) values (?, 1, 1, 0, ?, null, 0)",
+        a_room["room"],
+        text,
+    )
+    server.db_execute(
+        "update rooms set seq = 1, version = version + 1 where id = ?", a_room["room"]
+    )
     await a.send({"type": "move", "move": move, "seq": 0, "id": "lost"})
     codes = []
     with pytest.raises(websockets.ConnectionClosed) as info:

@@ -33,27 +33,39 @@ JOIN_PER_MIN = 5
 @pytest.fixture(scope="module")
 def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
     tmp = tmp_path_factory.mktemp("front")
-    proc = ServerProc(tmp, {
-        "REQUEST_TIMEOUT": str(REQUEST_TIMEOUT), "MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
-        "MAX_CONNECTIONS": str(TOTAL), "MAX_HEADERS": str(MAX_HEADERS),
-        "RATE_QR_PER_MIN": str(QR_PER_MIN), "RATE_ROOMS_PER_MIN": str(ROOMS_PER_MIN),
-        "RATE_JOIN_PER_MIN": str(JOIN_PER_MIN), "FORWARDED_ALLOW_IPS": "127.0.0.1",
-        "PUBLIC_ORIGIN": "https://casino.example", "ALLOWED_HOSTS": "juego.example",
-        "CLIENT_DIR": str(_client_dir(tmp)), "LOG_LEVEL": "info",
-    }, soft_files=256).start()
+    proc = ServerProc(
+        tmp,
+        {
+            "REQUEST_TIMEOUT": str(REQUEST_TIMEOUT),
+            "MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
+            "MAX_CONNECTIONS": str(TOTAL),
+            "MAX_HEADERS": str(MAX_HEADERS),
+            "RATE_QR_PER_MIN": str(QR_PER_MIN),
+            "RATE_ROOMS_PER_MIN": str(ROOMS_PER_MIN),
+            "RATE_JOIN_PER_MIN": str(JOIN_PER_MIN),
+            "FORWARDED_ALLOW_IPS": "127.0.0.1",
+            "PUBLIC_ORIGIN": "https://casino.example",
+            "ALLOWED_HOSTS": "juego.example",
+            "CLIENT_DIR": str(_client_dir(tmp)),
+            "LOG_LEVEL": "info",
+        },
+        soft_files=256,
+    ).start()
     yield proc
     proc.stop()
 
 
 def http(server: ServerProc, source: str) -> httpx.Client:
     """An HTTP client whose requests come from ``source`` (a 127.0.0.x address)."""
-    return httpx.Client(base_url=server.base, timeout=5,
-                        transport=httpx.HTTPTransport(local_address=source))
+    return httpx.Client(
+        base_url=server.base, timeout=5, transport=httpx.HTTPTransport(local_address=source)
+    )
 
 
 def raw(server: ServerProc, source: str) -> socket.socket:
-    sock = socket.create_connection(("127.0.0.1", server.port), timeout=5,
-                                    source_address=(source, 0))
+    sock = socket.create_connection(
+        ("127.0.0.1", server.port), timeout=5, source_address=(source, 0)
+    )
     return sock
 
 
@@ -201,11 +213,19 @@ def test_ipv6_is_limited_per_64(front: ServerProc) -> None:
     """127.0.0.1 is this server's trusted proxy (FORWARDED_ALLOW_IPS): the addresses it
     forwards count, by /64."""
     with http(front, "127.0.0.1") as c:
-        codes = [c.post("/api/rejoin-codes", json={"token": "x" * 40},
-                        headers={"X-Forwarded-For": f"2001:db8:1:2::{i:x}"}).status_code
-                 for i in range(1, JOIN_PER_MIN + 4)]
-        other = c.post("/api/rejoin-codes", json={"token": "x" * 40},
-                       headers={"X-Forwarded-For": "2001:db8:1:3::1"}).status_code
+        codes = [
+            c.post(
+                "/api/rejoin-codes",
+                json={"token": "x" * 40},
+                headers={"X-Forwarded-For": f"2001:db8:1:2::{i:x}"},
+            ).status_code
+            for i in range(1, JOIN_PER_MIN + 4)
+        ]
+        other = c.post(
+            "/api/rejoin-codes",
+            json={"token": "x" * 40},
+            headers={"X-Forwarded-For": "2001:db8:1:3::1"},
+        ).status_code
     assert codes == [401] * JOIN_PER_MIN + [429] * 3
     assert other == 401
 
@@ -216,17 +236,22 @@ def test_ipv6_is_limited_per_64(front: ServerProc) -> None:
 def test_nested_json_is_a_quiet_400_after_the_rate_limit(front: ServerProc) -> None:
     nested = b"[" * 2000 + b"]" * 2000  # 4000 bytes of valid JSON, 2000 deep
     with http(front, "127.0.0.8") as c:
-        statuses = [c.post("/api/rooms", content=nested,
-                           headers={"Content-Type": "application/json"}).status_code
-                    for _ in range(ROOMS_PER_MIN + 2)]
+        statuses = [
+            c.post(
+                "/api/rooms", content=nested, headers={"Content-Type": "application/json"}
+            ).status_code
+            for _ in range(ROOMS_PER_MIN + 2)
+        ]
     assert statuses == [400] * ROOMS_PER_MIN + [429] * 2
     assert "Traceback" not in front.read_log()
 
 
 def test_client_gone_mid_body_is_not_an_error(front: ServerProc) -> None:
     sock = raw(front, "127.0.0.9")
-    sock.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
-                 b"application/json\r\nContent-Length: 500\r\n\r\n{\"mode\": ")
+    sock.sendall(
+        b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+        b'application/json\r\nContent-Length: 500\r\n\r\n{"mode": '
+    )
     sock.close()
     healthz_fast(front)
     deadline = time.monotonic() + 1.0  # the server has seen it go well before this
@@ -269,16 +294,19 @@ def test_qr_by_post_from_the_public_origin(front: ServerProc) -> None:
 
 def test_qr_is_rate_limited(front: ServerProc) -> None:
     with http(front, "127.0.0.11") as c:
-        statuses = [c.post("/api/qr", json={"text": f"/j/CODE{i}"}).status_code
-                    for i in range(QR_PER_MIN + 3)]
+        statuses = [
+            c.post("/api/qr", json={"text": f"/j/CODE{i}"}).status_code
+            for i in range(QR_PER_MIN + 3)
+        ]
     assert statuses == [200] * QR_PER_MIN + [429] * 3
 
 
 # -- item 8: security headers -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/j/H7KM4Q2P", "/static/app.js", "/healthz",
-                                  "/api/rooms/nope", "/no-such-page"])
+@pytest.mark.parametrize(
+    "path", ["/", "/j/H7KM4Q2P", "/static/app.js", "/healthz", "/api/rooms/nope", "/no-such-page"]
+)
 def test_security_headers(front: ServerProc, path: str) -> None:
     with http(front, "127.0.0.12") as c:
         r = c.get(path)
@@ -296,8 +324,11 @@ def test_security_headers(front: ServerProc, path: str) -> None:
 def test_foreign_host_is_refused(front: ServerProc) -> None:
     evil = f"evil.example:{front.port}"
     with http(front, "127.0.0.13") as c:
-        r = c.post("/api/rooms", json={"mode": "friend", "name": "Ana"},
-                   headers={"Host": evil, "Origin": f"http://{evil}"})
+        r = c.post(
+            "/api/rooms",
+            json={"mode": "friend", "name": "Ana"},
+            headers={"Host": evil, "Origin": f"http://{evil}"},
+        )
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_host"
         assert c.get("/", headers={"Host": evil}).status_code == 400
         assert c.get("/healthz", headers={"Host": "10.9.8.7"}).status_code == 400
@@ -308,10 +339,14 @@ def test_foreign_host_is_refused(front: ServerProc) -> None:
 def test_foreign_host_cannot_open_the_websocket(front: ServerProc) -> None:
     evil = f"evil.example:{front.port}"
     sock = raw(front, "127.0.0.14")
-    sock.sendall((f"GET /ws HTTP/1.1\r\nHost: {evil}\r\nOrigin: http://{evil}\r\n"
-                  "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    sock.sendall(
+        (
+            f"GET /ws HTTP/1.1\r\nHost: {evil}\r\nOrigin: http://{evil}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     answer = read_answer(sock, 3)
     sock.close()
     assert status_of(answer) == 403, answer

@@ -40,11 +40,15 @@ async def test_whole_match_against_the_computer(server: ServerProc) -> None:
     # seqs only grow, by one per move, and the computer's moves came through the same path
     seqs = [m["seq"] for m in client.log if m["type"] == "event"]
     assert seqs == sorted(seqs) and seqs[-1] == end["view"]["seq"]
-    movers = {m["event"]["seat"] for m in client.log
-              if m["type"] == "event" and m["event"]["kind"] == "move"}
+    movers = {
+        m["event"]["seat"]
+        for m in client.log
+        if m["type"] == "event" and m["event"]["kind"] == "move"
+    }
     assert movers == {0, 1}
-    moves = server.db_rows("select count(*) from moves m join rooms r on r.id = m.room_id "
-                           "where r.id = ?", room["room"])
+    moves = server.db_rows(
+        "select count(*) from moves m join rooms r on r.id = m.room_id where r.id = ?", room["room"]
+    )
     assert moves[0][0] == end["view"]["seq"]
     summary = server.get(f"/api/rooms/{room['room']}").json()
     assert summary["status"] == "finished" and summary["winner"] == winner
@@ -67,8 +71,11 @@ async def test_normal_level_plays(server: ServerProc) -> None:
     deal = await play_until(client, is_event("deal"))
     # the first round: four moves each, the computer's among them, then four new cards
     assert deal["seq"] == 8 and len(deal["view"]["hand"]) == 4
-    computer_moves = [m for m in client.log if m["type"] == "event"
-                      and m["event"]["kind"] == "move" and m["event"]["seat"] == 1]
+    computer_moves = [
+        m
+        for m in client.log
+        if m["type"] == "event" and m["event"]["kind"] == "move" and m["event"]["seat"] == 1
+    ]
     assert len(computer_moves) == 4
     await client.close()
 
@@ -187,19 +194,35 @@ async def test_friend_leaves_computer_takes_over_friend_returns(server: ServerPr
     await asyncio.sleep(left["presence"]["grace_left"] + 0.01)
     await a.send({"type": "takeover", "level": "facil"})
     state = await a.recv_until(lambda m: m["type"] == "state")
-    assert state["view"]["presence"][1] == {"state": "computer", "grace_left": None,
-                                            "level": "facil"}
+    assert state["view"]["presence"][1] == {
+        "state": "computer",
+        "grace_left": None,
+        "level": "facil",
+    }
     await saw(a, presence(1, "computer"))
     # the computer now plays seat 1: a plays on alone through two of the computer's moves
     start = a.seq
-    await play_until(a, lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
-                     and m["event"]["seat"] == 1 and m["seq"] > start + 2)
+    await play_until(
+        a,
+        lambda m: (
+            m["type"] == "event"
+            and m["event"]["kind"] == "move"
+            and m["event"]["seat"] == 1
+            and m["seq"] > start + 2
+        ),
+    )
     # the friend comes back: told at once, and the seat is theirs again
     b2, welcome = await Client.hello(server, b_room["token"], since=start)
     await a.recv_until(presence(1, "here"))
     # the takeover ended: a's view says so at once (a state, not only a presence)
-    ended = await saw(a, lambda m: m["type"] == "state" and m["seq"] >= welcome["seq"]
-                      and m["view"]["presence"][1]["state"] == "here")
+    ended = await saw(
+        a,
+        lambda m: (
+            m["type"] == "state"
+            and m["seq"] >= welcome["seq"]
+            and m["view"]["presence"][1]["state"] == "here"
+        ),
+    )
     assert ended["view"]["presence"][1]["level"] is None
     # whose presence comes on welcome: both seats', in the view
     assert welcome["view"]["presence"][0]["state"] == "here"
@@ -211,11 +234,15 @@ async def test_friend_leaves_computer_takes_over_friend_returns(server: ServerPr
         await a.recv_until(lambda m: "view" in m and m["view"]["seq"] >= b2.seq)
     before = b2.seq
     await play_two(a, b2, lambda m: m["type"] == "event" and m["seq"] >= before + 4)
-    movers = [m["event"]["seat"] for m in a.log if m["type"] == "event"
-              and m["event"]["kind"] == "move" and m["seq"] > before]
+    movers = [
+        m["event"]["seat"]
+        for m in a.log
+        if m["type"] == "event" and m["event"]["kind"] == "move" and m["seq"] > before
+    ]
     assert 1 in movers
-    rows = server.db_rows("select seat, client_id from moves where room_id = ? and seq > ?",
-                          a_room["room"], before)
+    rows = server.db_rows(
+        "select seat, client_id from moves where room_id = ? and seq > ?", a_room["room"], before
+    )
     assert all(cid is not None for seat, cid in rows if seat == 1)  # b's own moves, not the AI
     await a.close()
     await b2.close()
@@ -237,8 +264,14 @@ def test_pages_static_and_qr(server: ServerProc) -> None:
     r = server.post("/api/qr", {"text": "/j/H7KM4Q2P"})
     assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in r.text
-    for bad in ("https://evil.example/j/X", "//evil.example/x", "javascript:alert(1)",
-                "/static/app.js", "/j/", 7):
+    for bad in (
+        "https://evil.example/j/X",
+        "//evil.example/x",
+        "javascript:alert(1)",
+        "/static/app.js",
+        "/j/",
+        7,
+    ):
         r = server.post("/api/qr", {"text": bad})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_qr_text"
     r = server.get("/api/rooms/nope")
@@ -298,8 +331,11 @@ async def test_friends_rematch_and_reload_in_the_second_match(server: ServerProc
     await play_two(a, b, lambda m: m["type"] == "event" and m["seq"] >= last_seq + 4)
     await a.close()
     await b.close()
-    rows = server.db_rows("select match_no, winner, score0, score1, first_seq, last_seq "
-                          "from finished_matches where room_id = ?", a_room["room"])
+    rows = server.db_rows(
+        "select match_no, winner, score0, score1, first_seq, last_seq "
+        "from finished_matches where room_id = ?",
+        a_room["room"],
+    )
     assert rows == [(1, end["event"]["winner"], *end["event"]["scores"], 1, last_seq)]
     # the room is rebuilt from the new seed and the moves after the rematch
     deadline = time.monotonic() + 10
@@ -311,8 +347,11 @@ async def test_friends_rematch_and_reload_in_the_second_match(server: ServerProc
     assert welcome["events"][0] == {"seq": last_seq + 1, "event": {"kind": "rematch", "match": 2}}
     moves = [e for e in welcome["events"] if e["event"]["kind"] == "move"]
     assert [e["seq"] for e in moves] == list(range(last_seq + 2, welcome["seq"] + 1))
-    old = [m for m in a.log if m["type"] == "event" and m["seq"] > last_seq + 1
-           and m["event"]["kind"] == "move"]
+    old = [
+        m
+        for m in a.log
+        if m["type"] == "event" and m["seq"] > last_seq + 1 and m["event"]["kind"] == "move"
+    ]
     assert [m["event"] for m in old] == [e["event"] for e in moves][: len(old)]
     # further behind than the first match's end: too old, the view alone
     behind, too_old = await Client.hello(server, a_room["token"], since=last_seq - 1)

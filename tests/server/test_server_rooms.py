@@ -34,8 +34,9 @@ async def wait_rooms_in_memory(server: ServerProc, count: int, timeout: float = 
         await asyncio.sleep(0.05)
 
 
-async def takeover_when_allowed(a: Client, left: dict[str, Any],
-                                level: str = "facil") -> dict[str, Any]:
+async def takeover_when_allowed(
+    a: Client, left: dict[str, Any], level: str = "facil"
+) -> dict[str, Any]:
     """Sends ``takeover`` once the grace time the server announced (in the presence
     message ``left``) is over; returns the answer that follows."""
     await asyncio.sleep(left["presence"]["grace_left"] + 0.02)  # the seconds left, as told
@@ -67,8 +68,10 @@ async def test_rematch_starts_when_the_computer_takes_the_friends_seat(
     view = answer["view"]
     assert view["status"] == "playing" and view["presence"][1]["level"] == "facil"
     # and the computer plays the friend's seat in the new match
-    await play_until(a, lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
-                     and m["event"]["seat"] == 1)
+    await play_until(
+        a,
+        lambda m: m["type"] == "event" and m["event"]["kind"] == "move" and m["event"]["seat"] == 1,
+    )
     await a.close()
 
 
@@ -110,11 +113,21 @@ async def test_takeover_and_grace_survive_eviction_and_restart(
     server.stop()
     server.start()
     a2, welcome = await Client.hello(server, a_room["token"])
-    assert welcome["view"]["presence"][1] == {"state": "computer", "grace_left": None,
-                                              "level": "facil"}
+    assert welcome["view"]["presence"][1] == {
+        "state": "computer",
+        "grace_left": None,
+        "level": "facil",
+    }
     start = welcome["seq"]
-    await play_until(a2, lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
-                     and m["event"]["seat"] == 1 and m["seq"] > start)
+    await play_until(
+        a2,
+        lambda m: (
+            m["type"] == "event"
+            and m["event"]["kind"] == "move"
+            and m["event"]["seat"] == 1
+            and m["seq"] > start
+        ),
+    )
     await a2.close()
 
 
@@ -202,8 +215,9 @@ async def test_bad_text_is_refused_and_nobody_is_kicked(server: ServerProc) -> N
         ("/api/join", '{"invite": "\\udfff", "name": "Primo"}'),
         ("/api/rooms", '{"mode": "friend", "name": "Ana\\ud800"}'),
     ):
-        r = httpx.post(server.base + path, content=body,
-                       headers={"content-type": "application/json"})
+        r = httpx.post(
+            server.base + path, content=body, headers={"content-type": "application/json"}
+        )
         assert 400 <= r.status_code < 500, (path, r.status_code, r.text)
         assert set(r.json()["error"]) == {"code", "message"}
     await a.close()
@@ -219,12 +233,14 @@ async def test_concurrent_first_visits_load_one_room(
     a_room, b_room = server.friend_room()
     await wait_rooms_in_memory(server, 0)  # the join loaded it; nobody connected
     async with httpx.AsyncClient(base_url=server.base) as http:
-        answers = await asyncio.gather(*(http.get(f"/api/rooms/{a_room['room']}")
-                                         for _ in range(20)))
+        answers = await asyncio.gather(
+            *(http.get(f"/api/rooms/{a_room['room']}") for _ in range(20))
+        )
     assert all(r.status_code == 200 and r.json()["room"] == a_room["room"] for r in answers)
     assert server.get("/healthz").json()["rooms_in_memory"] == 0
-    hellos = await asyncio.gather(*(Client.hello(server, token)
-                                    for token in [a_room["token"], b_room["token"]] * 6))
+    hellos = await asyncio.gather(
+        *(Client.hello(server, token) for token in [a_room["token"], b_room["token"]] * 6)
+    )
     assert all(welcome["room"] == a_room["room"] for _, welcome in hellos)
     assert server.get("/healthz").json()["rooms_in_memory"] == 1
     for client, _ in hellos:
@@ -281,10 +297,15 @@ def test_a_second_process_on_the_same_sqlite_file_is_refused(
     """11. SQLite serves one process: a second one on the same file stops at start with a
     clear message, and the first one goes on."""
     first = make_server().start()
-    env = {"DATABASE_URL": f"sqlite+aiosqlite:///{first.db_path}", "PORT": "0",
-           "HOST": "127.0.0.1", "PATH": "/usr/bin:/bin"}
-    second = subprocess.run([PYTHON, "-m", "server"], cwd=ROOT, env=env, capture_output=True,
-                            text=True, timeout=30)
+    env = {
+        "DATABASE_URL": f"sqlite+aiosqlite:///{first.db_path}",
+        "PORT": "0",
+        "HOST": "127.0.0.1",
+        "PATH": "/usr/bin:/bin",
+    }
+    second = subprocess.run(
+        [PYTHON, "-m", "server"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=30
+    )
     assert second.returncode != 0
     assert "Another server process already uses" in second.stderr
     assert first.get("/healthz").status_code == 200
@@ -295,9 +316,10 @@ async def test_every_answer_to_an_id_carries_it(strict_server: ServerProc) -> No
     its move's answer does not hang)."""
     room = strict_server.computer_room()
     client, welcome = await Client.hello(strict_server, room["token"])
-    frames = [{"type": "move", "id": f"f{i}", "seq": 999, "move": {"kind": "trail",
-                                                                   "card": "2h"}}
-              for i in range(24)]
+    frames = [
+        {"type": "move", "id": f"f{i}", "seq": 999, "move": {"kind": "trail", "card": "2h"}}
+        for i in range(24)
+    ]
     for frame in frames:
         await client.send(frame)
     answers = [await client.recv_until(lambda m: m["type"] == "error") for _ in frames]
@@ -336,14 +358,21 @@ async def test_a_friend_who_never_plays_can_be_replaced(
     assert stalled["presence"]["grace_left"] == 0
     await a.send({"type": "takeover", "level": "facil"})
     await a.recv_until(presence(1, "computer"))
-    played = await a.recv_until(lambda m: m["type"] == "event" and m["event"]["kind"] == "move"
-                                and m["event"]["seat"] == 1)
+    played = await a.recv_until(
+        lambda m: m["type"] == "event" and m["event"]["kind"] == "move" and m["event"]["seat"] == 1
+    )
     assert played["seq"] == answer["seq"] + 1
     # b comes back by playing: the seat is theirs again
     await b.recv_until(lambda m: "view" in m and m["view"]["seq"] >= played["seq"])
     assert b.view is not None
-    await b.send({"type": "move", "move": {"kind": "trail", "card": b.view["hand"][0]},
-                  "seq": b.view["seq"], "id": "vuelvo"})
+    await b.send(
+        {
+            "type": "move",
+            "move": {"kind": "trail", "card": b.view["hand"][0]},
+            "seq": b.view["seq"],
+            "id": "vuelvo",
+        }
+    )
     await a.recv_until(presence(1, "here"))
     await a.close()
     await b.close()
@@ -357,6 +386,9 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
     assert r.status_code == 200 and r.json() == {"host": "Ana", "open": True, "turns": False}
     server.post("/api/join", {"invite": room["invite"], "name": "Primo"})
     assert server.get(f"/api/invites/{room['invite']}").json() == {
-        "host": "Ana", "open": False, "turns": False}
+        "host": "Ana",
+        "open": False,
+        "turns": False,
+    }
     r = server.get("/api/invites/ZZZZZZZZ")
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"

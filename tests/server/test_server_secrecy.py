@@ -30,8 +30,7 @@ def cards_in(value: Any) -> set[Card]:
 def positions(server: ServerProc, room: str) -> tuple[list[Position], list[Move], list[int]]:
     """Position after each seq (index 0: the deal), the move and mover of each seq."""
     seed = server.db_rows("select seed from rooms where id = ?", room)[0][0]
-    rows = server.db_rows("select seq, seat, move from moves where room_id = ? order by seq",
-                          room)
+    rows = server.db_rows("select seq, seat, move from moves where room_id = ? order by seq", room)
     match = Match.new(seed)
     after = [match.position]
     played: list[Move] = [Move.trail("2h")]  # placeholder for seq 0
@@ -50,8 +49,7 @@ def hidden_after(position: Position, seat: int) -> set[Card]:
     return set(position.hands[1 - seat]) | set(position.deck)
 
 
-def check_seat(client: Client, seat: int, other_token: str, server: ServerProc,
-               room: str) -> int:
+def check_seat(client: Client, seat: int, other_token: str, server: ServerProc, room: str) -> int:
     after, played, movers = positions(server, room)
 
     def hidden_before(seq: int) -> set[Card]:

@@ -33,17 +33,20 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProc,
 
 def test_big_files_are_gzipped_small_ones_are_not(site: tuple[ServerProc, Path]) -> None:
     server, _ = site
-    with httpx.stream("GET", f"{server.base}/static/js/big.js",
-                      headers={"Accept-Encoding": "gzip"}, timeout=10) as answer:
+    with httpx.stream(
+        "GET", f"{server.base}/static/js/big.js", headers={"Accept-Encoding": "gzip"}, timeout=10
+    ) as answer:
         wire = b"".join(answer.iter_raw())
         assert answer.headers["content-encoding"] == "gzip"
         assert "accept-encoding" in answer.headers["vary"].lower()
     assert gzip.decompress(wire) == BIG_JS.encode() and len(wire) < len(BIG_JS) / 10
-    plain = httpx.get(f"{server.base}/static/js/big.js",
-                      headers={"Accept-Encoding": "identity"}, timeout=10)
+    plain = httpx.get(
+        f"{server.base}/static/js/big.js", headers={"Accept-Encoding": "identity"}, timeout=10
+    )
     assert "content-encoding" not in plain.headers and plain.text == BIG_JS
-    small = httpx.get(f"{server.base}/static/small.txt",
-                      headers={"Accept-Encoding": "gzip"}, timeout=10)
+    small = httpx.get(
+        f"{server.base}/static/small.txt", headers={"Accept-Encoding": "gzip"}, timeout=10
+    )
     assert "content-encoding" not in small.headers and small.text == "hola"
 
 

@@ -56,8 +56,11 @@ async def test_two_processes_count_together(redis_url: str, prefix: str) -> None
     try:
         rooms_a = SharedLimit(link_to(a, prefix), "rooms", SlidingLimit(3))
         rooms_b = SharedLimit(link_to(b, prefix), "rooms", SlidingLimit(3))
-        assert [await rooms_a.allow("10.0.0.1"), await rooms_b.allow("10.0.0.1"),
-                await rooms_a.allow("10.0.0.1")] == [True, True, True]
+        assert [
+            await rooms_a.allow("10.0.0.1"),
+            await rooms_b.allow("10.0.0.1"),
+            await rooms_a.allow("10.0.0.1"),
+        ] == [True, True, True]
         assert not await rooms_b.allow("10.0.0.1")
         assert not await rooms_a.allow("10.0.0.1")
         assert await rooms_b.allow("10.0.0.2")  # another address has its own count
@@ -78,14 +81,15 @@ async def test_two_processes_count_together(redis_url: str, prefix: str) -> None
         await b.aclose()
 
 
-async def test_same_answers_as_the_in_process_limit(client: aioredis.Redis,
-                                                    prefix: str) -> None:
+async def test_same_answers_as_the_in_process_limit(client: aioredis.Redis, prefix: str) -> None:
     """Random addresses over two shared limiters answer as one ``SlidingLimit`` does
     (within one window: a refused attempt is not counted)."""
     rng = random.Random(8)
     link = link_to(client, prefix)
-    shared = [SharedLimit(link, "join", SlidingLimit(4)), SharedLimit(link, "join",
-                                                                     SlidingLimit(4))]
+    shared = [
+        SharedLimit(link, "join", SlidingLimit(4)),
+        SharedLimit(link, "join", SlidingLimit(4)),
+    ]
     plain = SlidingLimit(4)
     answers = []
     for _ in range(300):
@@ -119,7 +123,8 @@ async def test_the_window_slides_and_keys_expire(client: aioredis.Redis, prefix:
 
 
 async def test_redis_away_counts_in_this_process_and_says_so_once(
-        client: aioredis.Redis, prefix: str, caplog: pytest.LogCaptureFixture) -> None:
+    client: aioredis.Redis, prefix: str, caplog: pytest.LogCaptureFixture
+) -> None:
     """Redis on a closed port: no exception, the in-process limit answers, one warning for
     the whole outage, no waiting after the first call; when Redis answers again the limit
     is shared again (and that is logged)."""
@@ -177,9 +182,14 @@ CODES = 3
 def three(tmp_path: Path, db: Database, redis_url: str, prefix: str) -> Iterator[list[ServerProc]]:
     """Three servers on one PostgreSQL database and one Redis, small limits; started one
     after the other (the first one migrates the database)."""
-    env = {"REDIS_URL": redis_url, "REDIS_PREFIX": prefix, "AI_WORKERS": "1",
-           "RATE_ROOMS_PER_MIN": str(ROOMS), "CODE_FAILURES_PER_MIN": str(CODES),
-           "RATE_JOIN_PER_MIN": "1000"}
+    env = {
+        "REDIS_URL": redis_url,
+        "REDIS_PREFIX": prefix,
+        "AI_WORKERS": "1",
+        "RATE_ROOMS_PER_MIN": str(ROOMS),
+        "CODE_FAILURES_PER_MIN": str(CODES),
+        "RATE_JOIN_PER_MIN": "1000",
+    }
     procs: list[ServerProc] = []
     try:
         for _ in range(3):
@@ -196,8 +206,7 @@ def test_a_flood_over_three_processes_is_still_a_flood(three: list[ServerProc]) 
     ROOMS each; wrong invite codes spread over them spend one budget."""
     statuses = []
     for i in range(ROOMS + 3):
-        r = three[i % 3].post("/api/rooms", {"mode": "computer", "level": "facil",
-                                             "name": "Ana"})
+        r = three[i % 3].post("/api/rooms", {"mode": "computer", "level": "facil", "name": "Ana"})
         statuses.append(r.status_code)
         if r.status_code == 429:
             assert r.json()["error"]["code"] == "rate_limited"

@@ -84,8 +84,9 @@ def check_watcher(client: Client, server: ServerProc, room: str, tokens: list[st
                 assert not cards_in(last) & hidden_before(seq), last
             assert "hand" not in view and "options" not in view and "seat" not in view
             assert view["table"]["cards"] == [c.code for c in true.cards]
-            assert [p["cards"] for p in view["table"]["piles"]] == \
-                [[c.code for c in p.cards] for p in true.piles]
+            assert [p["cards"] for p in view["table"]["piles"]] == [
+                [c.code for c in p.cards] for p in true.piles
+            ]
             assert view["hand_sizes"] == [len(true.hands[0]), len(true.hands[1])]
             assert view["deck_size"] == len(true.deck)
             assert view["limpias"] == list(true.limpias)
@@ -162,14 +163,17 @@ async def test_a_watcher_follows_a_match_against_the_computer(server: ServerProc
     room = server.computer_room("facil", name="Abuela")
     client, _ = await Client.hello(server, room["token"])
     w, welcome = await Client.watcher(server, watch_code(room))
-    assert welcome["view"]["players"] == [{"kind": "person", "level": None},
-                                         {"kind": "computer", "level": "facil"}]
+    assert welcome["view"]["players"] == [
+        {"kind": "person", "level": None},
+        {"kind": "computer", "level": "facil"},
+    ]
     assert welcome["view"]["presence"][1]["state"] == "computer"
     end = await play_until(client, is_event("match_end"))
     got = await saw(w, is_event("match_end"))
     assert got["view"]["winner"] == end["view"]["winner"]
-    movers = {m["event"]["seat"] for m in w.log
-              if m["type"] == "event" and m["event"]["kind"] == "move"}
+    movers = {
+        m["event"]["seat"] for m in w.log if m["type"] == "event" and m["event"]["kind"] == "move"
+    }
     assert movers == {0, 1}
     assert check_watcher(w, server, room["room"], [room["token"]]) > 100
     # the player going away is news to the watcher too
@@ -208,8 +212,12 @@ async def test_a_watch_code_that_does_not_exist_is_refused(server: ServerProc) -
         assert error["message"] == "No encontramos esa mesa para mirar. Revisa el enlace."
         with pytest.raises(websockets.ConnectionClosed):
             await client.recv()
-    for bad in ({"type": "watch"}, {"type": "watch", "code": 7},
-                {"type": "watch", "code": "x" * 33}, {"type": "watch", "code": "á"}):
+    for bad in (
+        {"type": "watch"},
+        {"type": "watch", "code": 7},
+        {"type": "watch", "code": "x" * 33},
+        {"type": "watch", "code": "á"},
+    ):
         client = await Client.open(server)
         await client.send(bad)
         error = await client.recv()
@@ -230,15 +238,20 @@ async def test_a_watcher_cannot_play_react_or_say_hello(server: ServerProc) -> N
     before = server.db_rows("select seq, version from rooms where id = ?", a_room["room"])
     assert a.view is not None
     move = {"kind": "trail", "card": a.view["hand"][0]}
-    for message in ({"type": "move", "move": move, "seq": 0, "id": "w1"},
-                    {"type": "react", "reaction": "buena"}, {"type": "rematch"},
-                    {"type": "takeover", "level": "facil"}):
+    for message in (
+        {"type": "move", "move": move, "seq": 0, "id": "w1"},
+        {"type": "react", "reaction": "buena"},
+        {"type": "rematch"},
+        {"type": "takeover", "level": "facil"},
+    ):
         await w.send(message)
         error = await w.recv_until(lambda m: m["type"] == "error")
         assert error["code"] == "watch_only", (message, error)
         assert error["message"] == "Estás mirando la mesa: desde aquí no se juega ni se reacciona."
-    for message in ({"type": "hello", "token": a_room["token"]},
-                    {"type": "watch", "code": watch_code(a_room)}):
+    for message in (
+        {"type": "hello", "token": a_room["token"]},
+        {"type": "watch", "code": watch_code(a_room)},
+    ):
         await w.send(message)
         error = await w.recv_until(lambda m: m["type"] == "error")
         assert error["code"] == "already_hello"
@@ -300,8 +313,7 @@ async def test_reactions_reach_the_other_seat_and_the_watchers(server: ServerPro
     assert [m["seat"] for m in b.log if m["type"] == "reaction"] == [0]
     # reactions are not stored: the room's row and its moves did not change
     assert server.db_rows("select seq from rooms where id = ?", a_room["room"]) == [(0,)]
-    assert server.db_rows("select count(*) from moves where room_id = ?",
-                          a_room["room"]) == [(0,)]
+    assert server.db_rows("select count(*) from moves where room_id = ?", a_room["room"]) == [(0,)]
     for c in (a, b, w):
         await c.close()
 
@@ -313,9 +325,14 @@ async def test_a_reaction_not_in_the_set_is_refused_and_changes_nothing(
     a, _ = await Client.hello(server, a_room["token"])
     b, _ = await Client.hello(server, b_room["token"])
     w, _ = await Client.watcher(server, watch_code(a_room))
-    for bad, code in ((" buena", "bad_reaction"), ("¡Buena!", "bad_reaction"),
-                      ("insulto", "bad_reaction"), (7, "bad_reaction"),
-                      (["buena"], "bad_reaction"), (None, "missing_field")):
+    for bad, code in (
+        (" buena", "bad_reaction"),
+        ("¡Buena!", "bad_reaction"),
+        ("insulto", "bad_reaction"),
+        (7, "bad_reaction"),
+        (["buena"], "bad_reaction"),
+        (None, "missing_field"),
+    ):
         message: dict[str, Any] = {"type": "react", "id": "x1"}
         if bad is not None:
             message["reaction"] = bad
@@ -369,9 +386,12 @@ async def test_rooms_made_before_the_watch_link_get_a_code(db: Database) -> None
     url = db.url.replace("postgresql+asyncpg://", "postgresql://")
     await asyncio.to_thread(command.upgrade, alembic_config(url), "0003_games")
     for n in range(3):
-        db.execute("insert into rooms (id, mode, seed, match_no, match_start_seq, status, "
-                   "name0, created_at, updated_at) values (?, 'computer', 's', 1, 0, "
-                   "'playing', 'Ana', 0, 0)", f"old{n}")
+        db.execute(
+            "insert into rooms (id, mode, seed, match_no, match_start_seq, status, "
+            "name0, created_at, updated_at) values (?, 'computer', 's', 1, 0, "
+            "'playing', 'Ana', 0, 0)",
+            f"old{n}",
+        )
     await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
     codes = [r[0] for r in db.rows("select watch from rooms order by id")]
     assert len(set(codes)) == 3 and all(len(c) == 12 and c.isalnum() for c in codes)
@@ -389,27 +409,40 @@ def refused(text: str) -> ProtocolError:
 
 
 def test_watch_and_react_are_read_by_the_one_parser() -> None:
-    assert parse_client('{"type": "watch", "code": "abcd-EFGH 23_45"}') == \
-        WatchMsg("ABCDEFGH2345", None)
+    assert parse_client('{"type": "watch", "code": "abcd-EFGH 23_45"}') == WatchMsg(
+        "ABCDEFGH2345", None
+    )
     assert parse_client('{"type": "watch", "code": "K7", "since": 4}') == WatchMsg("K7", 4)
-    for bad in ({"type": "watch"}, {"type": "watch", "code": ""},
-                {"type": "watch", "code": " - "}, {"type": "watch", "code": "é"},
-                {"type": "watch", "code": "A" * 33}, {"type": "watch", "code": ["A"]},
-                {"type": "watch", "code": "A", "since": -1}):
+    for bad in (
+        {"type": "watch"},
+        {"type": "watch", "code": ""},
+        {"type": "watch", "code": " - "},
+        {"type": "watch", "code": "é"},
+        {"type": "watch", "code": "A" * 33},
+        {"type": "watch", "code": ["A"]},
+        {"type": "watch", "code": "A", "since": -1},
+    ):
         assert refused(json.dumps(bad)).code == "missing_field", bad
     assert parse_client('{"type": "react", "reaction": "buena"}') == React("buena", None)
-    assert parse_client('{"type": "react", "reaction": "risa", "id": "r-1"}') == \
-        React("risa", "r-1")
+    assert parse_client('{"type": "react", "reaction": "risa", "id": "r-1"}') == React(
+        "risa", "r-1"
+    )
     for reaction in REACTIONS:
-        assert parse_client(json.dumps({"type": "react", "reaction": reaction})) == \
-            React(reaction, None)
+        assert parse_client(json.dumps({"type": "react", "reaction": reaction})) == React(
+            reaction, None
+        )
     error = refused('{"type": "react", "reaction": "BUENA", "id": "r-2"}')
-    assert (error.code, error.id, error.message) == ("bad_reaction", "r-2",
-                                                     "Esa reacción no existe.")
+    assert (error.code, error.id, error.message) == (
+        "bad_reaction",
+        "r-2",
+        "Esa reacción no existe.",
+    )
     error = refused('{"type": "react", "id": "r-3"}')
     assert (error.code, error.id) == ("missing_field", "r-3")
-    assert refused('{"type": "react", "reaction": "buena", "id": "con espacio"}').code == \
-        "missing_field"
+    assert (
+        refused('{"type": "react", "reaction": "buena", "id": "con espacio"}').code
+        == "missing_field"
+    )
 
 
 def test_the_watchers_messages_are_written_by_the_one_encoder() -> None:
@@ -417,7 +450,8 @@ def test_the_watchers_messages_are_written_by_the_one_encoder() -> None:
     assert encode(Reaction(1, "risa")) == '{"type":"reaction","seat":1,"reaction":"risa"}'
     assert encode(Watching("r1", 2, {"seq": 2}, [(2, raw({"kind": "deal"}))])) == (
         '{"type":"watching","room":"r1","seq":2,"view":{"seq":2},'
-        '"events":[{"seq":2,"event":{"kind":"deal"}}]}')
+        '"events":[{"seq":2,"event":{"kind":"deal"}}]}'
+    )
 
 
 def test_the_client_shows_the_same_reactions_as_the_server() -> None:
