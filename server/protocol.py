@@ -96,6 +96,9 @@ REACTIONS: dict[str, str] = {
     "asombro": "😮",
     "pensando": "🤔",
 }
+# errors after which the socket is closed and this device cannot use that seat or watch
+# link again (docs/protocol.md: "fatal": true); the client keeps no list of its own
+FATAL_CODES = frozenset({"bad_token", "bad_origin", "watch_unknown", "watchers_full"})
 MAX_SEQ = 2**53  # exclusive: what a JavaScript number holds exactly
 
 
@@ -451,6 +454,8 @@ def _json(message: ServerMessage) -> Json:
                 data["id"] = move_id
             if reason is not None:
                 data["reason"] = reason
+            if code in FATAL_CODES:
+                data["fatal"] = True
             return data
         case SeatMoved():
             return {"type": "seat_moved"}

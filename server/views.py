@@ -56,6 +56,8 @@ def hand_counts(position: Position, seat: int) -> dict[str, Any]:
     held = set(position.captured[seat])
     counts["aces"] = [ace.code for ace in ACE_ORDER if ace in held]
     counts["limpias"] = position.limpias[seat]
+    # RULES.md 6: each player's limpias cancel out (the smaller count, on both sides)
+    counts["limpias_cancelled"] = min(position.limpias)
     return counts
 
 

@@ -297,6 +297,27 @@ def test_an_error_carries_code_message_and_only_the_fields_it_has() -> None:
     assert unknown.message == MESSAGES_ES["server_error"] == "Algo salió mal. Intenta otra vez."
 
 
+@pytest.mark.parametrize(
+    ("code", "fatal"),
+    [
+        ("bad_token", True),
+        ("bad_origin", True),
+        ("watch_unknown", True),
+        ("watchers_full", True),
+        ("rate_limited", False),
+        ("reconnecting", False),
+        ("stale", False),
+        ("server_error", False),
+    ],
+)
+def test_an_error_that_ends_the_seat_for_this_device_says_it_is_fatal(
+    code: str, fatal: bool
+) -> None:
+    data = json.loads(ProtocolError(code).to_text())
+    assert data.get("fatal", False) is fatal
+    assert ("fatal" in data) is fatal  # absent, not false, when the seat stays usable
+
+
 def test_api_errors_and_dumps() -> None:
     error = ApiError("room_unknown")
     assert error.status is None and error.code == "room_unknown"
