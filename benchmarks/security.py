@@ -36,7 +36,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from server.limits import SlidingLimit  # noqa: E402
+from server.edge.limits import SlidingLimit  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from load import cpu_seconds, free_port, healthy  # noqa: E402
@@ -226,7 +226,7 @@ def bench_limiter() -> None:
 
 
 async def bench_qr(tmp: Path, per_second: int = 36, seconds: float = 5.0) -> None:
-    from server.qr import render
+    from server.web.qr import render
 
     t = time.process_time()
     for i in range(50):
@@ -273,7 +273,7 @@ def bench_parser(tmp: Path, seconds: float = 3.0) -> None:
     httptools = [
         sys.executable,
         "-c",
-        "import os, uvicorn; from server.app import create_app; "
+        "import os, uvicorn; from server.web.app import create_app; "
         "uvicorn.run(create_app(), host='127.0.0.1', port=int(os.environ['PORT']), "
         "http='httptools', log_level='warning')",
     ]

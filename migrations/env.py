@@ -1,5 +1,5 @@
 """Alembic environment, async: the URL comes from the config's ``sqlalchemy.url`` (set by
-``server.migrate``) or from DATABASE_URL."""
+``server.store.migrate``) or from DATABASE_URL."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from server.config import Settings
-from server.models import metadata
-from server.storage import make_engine
+from server.store import make_engine
+from server.store.tables import metadata
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):

@@ -9,16 +9,16 @@ import sys
 
 import uvicorn
 
-from .app import create_app
 from .config import Settings
-from .connections import (
+from .edge.connections import (
     FD_HEADROOM,
     ConnectionGate,
     TrustedProxies,
     guarded_protocols,
     raise_file_limit,
 )
-from .storage import SecondProcess, lock_sqlite_file
+from .store import SecondProcess, lock_sqlite_file
+from .web.app import create_app
 
 WS_MAX_SIZE = 4096  # bytes per incoming websocket frame; bigger ones close the socket (1009)
 

@@ -53,7 +53,7 @@ class Settings:
     ws_deflate: bool = False
     # the access log would record /r/<rejoin code> paths: off unless asked for (ACCESS_LOG=1)
     access_log: bool = False
-    # -- in front of everything (server/connections.py, server/security.py) --
+    # -- in front of everything (server/edge/connections.py, server/edge/security.py) --
     # proxies whose X-Forwarded-For / X-Forwarded-Proto are believed: none unless listed
     forwarded_allow_ips: str = ""
     allowed_hosts: frozenset[str] = field(default_factory=frozenset)  # besides the defaults
@@ -68,10 +68,10 @@ class Settings:
     rate_games_per_min: int = 30  # Mis partidas lists (POST /api/my-games)
     rate_replays_per_min: int = 60  # replays read and replay links made
     code_failures_per_min: int = 60  # wrong short codes, whole server (invites, rejoin each)
-    # the first part of this deployment's keys in Redis (server/shared_limits.py): two
+    # the first part of this deployment's keys in Redis (server/edge/shared_limits.py): two
     # deployments on one Redis (staging and production, test runs) need different ones
     redis_prefix: str = "casino"
-    # -- forgetting (server/purge.py) --
+    # -- forgetting (server/store/purge.py) --
     purge_interval: float = 3600.0  # seconds between purges; 0: never purge
     purge_rooms_after: float = 30 * 86400.0  # a room untouched this long is deleted
     purge_codes_after: float = 86400.0  # a rejoin code is deleted this long after it expired
@@ -79,7 +79,7 @@ class Settings:
     # unset: one per core), with at most ai_queue more requests waiting inside the pool
     ai_workers: int = 0
     ai_queue: int = 32
-    # -- several processes (server/cluster.py, server/redis_hub.py) --
+    # -- several processes (server/cluster/, server/cluster/redis_hub.py) --
     # unset: one process, every room is this process's own; set: processes on one
     # PostgreSQL database share the rooms, and their frames and room commands travel over it
     redis_url: str | None = None
@@ -87,7 +87,7 @@ class Settings:
     # (a third of it); another process takes them over when it has lapsed
     lease_seconds: float = 5.0
     node_name: str = ""  # this process's name in logs and leases (default: the host's name)
-    max_watchers: int = 30  # watchers per room (server/rooms.py); more are told it is full
+    max_watchers: int = 30  # watchers per room (server/rooms/); more are told it is full
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:

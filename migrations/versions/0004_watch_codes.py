@@ -18,8 +18,8 @@ down_revision = "0003_games"
 branch_labels = None
 depends_on = None
 
-ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # as server/lobby.py's codes
-LENGTH = 12  # server/lobby.py WATCH_LEN
+ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # as server/lobby/lobby.py's codes
+LENGTH = 12  # server/lobby/lobby.py WATCH_LEN
 
 
 def upgrade() -> None:

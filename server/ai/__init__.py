@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from ..engine import EngineError, Move, Position, View, legal_moves, view_for
+from ..engine import EngineError, Move, Position, legal_moves, view_for
 from .base import Player
 from .dificil import Dificil
 from .facil import Facil
@@ -33,8 +33,4 @@ def choose_for_position(level: str, position: Position, seed: int | str) -> Move
     return player.choose(view, moves, random.Random(f"{level}:{seed}"))
 
 
-def choose(level: str, view: View, moves: list[Move], rng: random.Random) -> Move:
-    return LEVELS[level].choose(view, moves, rng)
-
-
-__all__ = ["LEVELS", "NoLegalMove", "Player", "choose", "choose_for_position"]
+__all__ = ["LEVELS", "NoLegalMove", "Player", "choose_for_position"]

@@ -24,7 +24,7 @@ import signal
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from ..engine import Move, Position
+from ..engine import IllegalMove, Move, Position, legal_moves
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +80,15 @@ class AiPool:
         )
 
     async def choose(self, level: str, position: Position, seed: str) -> Move:
-        """The ``level`` player's move for the seat to move in ``position``. If that player
-        fails, Fácil's plain choice is made instead (and the failure logged): a room never
-        stays stuck waiting for the computer."""
+        """The ``level`` player's move for the seat to move in ``position``, checked legal.
+        If that player fails or chooses an illegal move, Fácil's plain choice is made
+        instead (and the failure logged): a room never stays stuck waiting for the
+        computer. THE fallback of the computer players."""
         try:
-            return await self._choose(level, position, seed)
+            move = await self._choose(level, position, seed)
+            if move not in legal_moves(position):
+                raise IllegalMove("computer_bug", f"the {level} player chose {move.to_text()}")
+            return move
         except Exception:
             if self.closed or level == "facil":
                 raise

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from server.engine import Position
-from server.views import hand_counts
+from server.rooms.facts import hand_counts
 
 
 @pytest.mark.parametrize(

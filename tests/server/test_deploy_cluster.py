@@ -28,8 +28,8 @@ from dbkit import Database
 from srvkit import TIMEOUT, Client, ServerProc, free_port, play_two, play_until
 from starlette.routing import Route
 
-from server.app import routes
 from server.config import Settings
+from server.web.routes import routes
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -249,7 +249,7 @@ def test_haproxy_accepts_the_config(tmp_path: Path) -> None:
 def test_migrations_run_once_when_processes_start_together(db: Database) -> None:
     """Four processes migrating one fresh PostgreSQL database at once (as the compose
     profile's two do): all succeed (an advisory lock, migrations/env.py)."""
-    code = f"from server.migrate import upgrade; upgrade({db.url!r})"
+    code = f"from server.store.migrate import upgrade; upgrade({db.url!r})"
     procs = [
         subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
         for _ in range(4)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections import OrderedDict
 
-from server.limits import EVICT_PER_CALL, FailureBudget, SlidingLimit, client_key
+from server.edge.limits import EVICT_PER_CALL, FailureBudget, SlidingLimit, client_key
 
 
 class Clock:

@@ -18,23 +18,17 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from server.ai.pool import AiPool
+from server.cluster import LocalHub
 from server.config import Settings
 from server.engine import Move
-from server.fanout import LocalHub
-from server.lobby import Lobby
-from server.migrate import upgrade
+from server.lobby.lobby import Lobby
 from server.protocol import ProtocolError
-from server.rooms import (
-    Attach,
-    Detach,
-    RematchCmd,
-    Room,
-    RoomRegistry,
-    Snapshot,
-    Submit,
-    TakeoverCmd,
-)
-from server.storage import SqlStorage
+from server.rooms import Room, RoomRegistry, Router, views
+from server.rooms.commands import Attach, Detach, Rematch, Snapshot, Submit, Takeover
+from server.rooms.play import computer_level
+from server.store import Storage
+from server.store.migrate import upgrade
 
 SETTINGS = Settings(computer_delay=0.0, grace_seconds=0.0, room_idle=3600.0)
 
@@ -54,8 +48,9 @@ class Sink:
 @dataclass
 class World:
     url: str
-    storage: SqlStorage
+    storage: Storage
     registry: RoomRegistry
+    router: Router
     lobby: Lobby
     hub: LocalHub
     room_id: str = ""
@@ -65,10 +60,11 @@ class World:
 
     @classmethod
     def make(cls, url: str) -> World:
-        storage = SqlStorage.from_url(url)
+        storage = Storage.open(url)
         hub = LocalHub()
-        registry = RoomRegistry(storage, hub, SETTINGS)
-        return cls(url, storage, registry, Lobby(registry), hub)
+        registry = RoomRegistry(storage, hub, SETTINGS, AiPool(0).choose, node="n")
+        router = Router(registry, hub)
+        return cls(url, storage, registry, router, Lobby(storage, router, SETTINGS), hub)
 
     async def restart(self) -> World:
         await self.registry.stop_all()
@@ -98,7 +94,7 @@ async def settle(world: World) -> Room | None:
             return None
         await room.ask(Snapshot())
         busy = (
-            room._computer_level() is not None
+            computer_level(room) is not None
             or not room.inbox.empty()
             or (room.thinking is not None and not room.thinking.done())
         )
@@ -124,7 +120,7 @@ async def check_rebuilt(world: World) -> None:
 
 async def act(world: World, action: tuple[str, int, int]) -> World:
     kind, seat, choice = action
-    call = world.registry.call
+    call = world.router.call
     if kind == "hello" and world.conns[seat] is None:
         world.counter += 1
         conn = f"c{world.counter}"
@@ -140,8 +136,8 @@ async def act(world: World, action: tuple[str, int, int]) -> World:
     elif kind == "move":
         room = await world.registry.get(world.room_id)
         assert room is not None
-        view = room.view_for(room.match.position.turn)
-        if view["options"] and room._computer_level() is None:
+        view = views.seat_view(room.moment(), room.match.position.turn)
+        if view["options"] and computer_level(room) is None:
             world.counter += 1
             move = Move.from_json(first_move(view, choice))
             await call(world.room_id, Submit(view["seat"], move, view["seq"], f"m{world.counter}"))
@@ -153,9 +149,9 @@ async def act(world: World, action: tuple[str, int, int]) -> World:
                 break
             await act(world, ("move", 0, choice))
     elif kind == "takeover":
-        await call(world.room_id, TakeoverCmd(seat, ("facil", "normal")[choice % 2]))
+        await call(world.room_id, Takeover(seat, ("facil", "normal")[choice % 2]))
     elif kind == "rematch":
-        await call(world.room_id, RematchCmd(seat))
+        await call(world.room_id, Rematch(seat))
     elif kind == "rejoin":
         code = await world.lobby.make_rejoin_code(world.tokens[seat])
         answer = await world.lobby.rejoin(code["code"], f"key-{world.counter:016d}")

@@ -19,29 +19,32 @@ from dbkit import Database
 from sqlalchemy import event
 
 from server.ai import choose_for_position
+from server.ai.pool import AiPool
+from server.cluster import LocalHub
 from server.config import Settings
 from server.engine import Match
-from server.fanout import LocalHub
-from server.lobby import hash_secret
-from server.migrate import upgrade
-from server.models import metadata
-from server.rooms import RoomRegistry, Snapshot
-from server.state import RoomState, SeatState
-from server.storage import (
+from server.lobby.lobby import hash_secret
+from server.rooms import RoomRegistry
+from server.rooms.commands import Snapshot
+from server.store import (
     MoveRecord,
     Owner,
     RejoinError,
+    RoomState,
     RoomWrite,
-    SqlStorage,
+    SeatState,
     StaleRoom,
+    Storage,
     make_engine,
 )
+from server.store.migrate import upgrade
+from server.store.tables import metadata
 
 
 @pytest.fixture
-async def storage(db: Database) -> SqlStorage:
+async def storage(db: Database) -> Storage:
     await asyncio.to_thread(upgrade, db.url)
-    store = SqlStorage.from_url(db.url)
+    store = Storage.open(db.url)
     yield store  # type: ignore[misc]
     await store.close()
 
@@ -94,10 +97,10 @@ async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
 async def test_a_postgresql_url_without_driver_means_asyncpg(db: Database) -> None:
     plain = db.url.replace("postgresql+asyncpg://", "postgresql://")  # SQLite: unchanged
     await asyncio.to_thread(upgrade, plain)
-    store = SqlStorage.from_url(plain)
-    assert store.engine.dialect.driver in ("asyncpg", "aiosqlite")
-    await store.create_room(state(), "waiting", hash_secret("t0"))
-    assert await store.seat_for_token(hash_secret("t0")) == ("r1", 0)
+    store = Storage.open(plain)
+    assert store.db.engine.dialect.driver in ("asyncpg", "aiosqlite")
+    await store.rooms.create(state(), "waiting", hash_secret("t0"))
+    assert await store.seats.room_of(hash_secret("t0")) == ("r1", 0)
     await store.close()
 
 
@@ -106,11 +109,11 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
     url = f"sqlite+aiosqlite:///{path}"
     await asyncio.to_thread(upgrade, url)
     await asyncio.to_thread(upgrade, url)  # a second run changes nothing
-    store = SqlStorage.from_url(url)
-    await store.create_room(state(), "waiting", hash_secret("t0"))
-    async with store.engine.connect() as conn:
+    store = Storage.open(url)
+    await store.rooms.create(state(), "waiting", hash_secret("t0"))
+    async with store.db.engine.connect() as conn:
         sync = (await conn.exec_driver_sql("PRAGMA synchronous")).scalar()
-    key = await store.token_key()
+    key = await store.codes.token_key()
     await store.close()
     assert sync == 2  # FULL
     assert len(key) == 32
@@ -130,49 +133,51 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
     con.close()
 
 
-async def test_room_state_round_trip(storage: SqlStorage) -> None:
+async def test_room_state_round_trip(storage: Storage) -> None:
     room = state()
-    await storage.create_room(room, "waiting", hash_secret("t0"))
-    assert await storage.load_room("r1") == room
-    assert await storage.seat_for_token(hash_secret("t0")) == ("r1", 0)
-    assert await storage.seat_for_token(hash_secret("t1")) is None
-    assert await storage.room_for_invite("INVr1") == "r1"
+    await storage.rooms.create(room, "waiting", hash_secret("t0"))
+    assert await storage.rooms.load("r1") == room
+    assert await storage.seats.room_of(hash_secret("t0")) == ("r1", 0)
+    assert await storage.seats.room_of(hash_secret("t1")) is None
+    assert await storage.codes.room_for_invite("INVr1") == "r1"
     joined = replace(room, names=("Ana", "Primo"), version=1).with_seat(
         1, SeatState("arriving", 5.0)
     )
-    await storage.write(write0(joined, "playing", join=(hash_secret("t1"), "k")))
-    assert await storage.load_room("r1") == joined
-    held = await storage.seat_token("r1", 1)
+    await storage.rooms.write(write0(joined, "playing", join=(hash_secret("t1"), "k")))
+    assert await storage.rooms.load("r1") == joined
+    held = await storage.seats.token("r1", 1)
     assert held is not None and held.token_hash == hash_secret("t1") and held.join_key_hash == "k"
     away = joined.with_seat(0, SeatState("away", 9.5, "normal", True))
     away = replace(away, version=2)
-    await storage.write(write0(away, "playing", (0,)))
-    assert await storage.load_room("r1") == away
+    await storage.rooms.write(write0(away, "playing", (0,)))
+    assert await storage.rooms.load("r1") == away
 
 
-async def test_a_stale_copy_never_writes(storage: SqlStorage) -> None:
+async def test_a_stale_copy_never_writes(storage: Storage) -> None:
     room = state("r2", "computer")
-    await storage.create_room(room, "playing", hash_secret("t0"))
+    await storage.rooms.create(room, "playing", hash_secret("t0"))
     first = moved(room, 1)
-    await storage.write(write0(first, "playing", move=trail(1)))
+    await storage.rooms.write(write0(first, "playing", move=trail(1)))
     # a second copy decided from version 0 too: refused, and nothing of it is written
     with pytest.raises(StaleRoom):
-        await storage.write(write0(moved(room, 1), "playing", move=trail(1, seat=1)))
+        await storage.rooms.write(write0(moved(room, 1), "playing", move=trail(1, seat=1)))
     with pytest.raises(StaleRoom):
-        await storage.write(write0(replace(moved(room, 2), version=1), "playing", move=trail(2)))
-    assert [(m.seq, m.seat) for m in await storage.load_moves("r2", 0)] == [(1, 0)]
-    assert await storage.load_room("r2") == first
+        await storage.rooms.write(
+            write0(replace(moved(room, 2), version=1), "playing", move=trail(2))
+        )
+    assert [(m.seq, m.seat) for m in await storage.rooms.load_moves("r2", 0)] == [(1, 0)]
+    assert await storage.rooms.load("r2") == first
 
 
-async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> None:
+async def test_domain_outcomes_do_not_undo_the_batch(storage: Storage) -> None:
     """A hundred moves of a hundred rooms and a used rejoin code in one group commit: the
     code is refused, the moves all commit, in one transaction (not one each)."""
     rooms = [state(f"g{i}", "computer") for i in range(100)]
-    await asyncio.gather(*(storage.create_room(r, "playing", hash_secret(r.id)) for r in rooms))
-    assert await storage.add_rejoin_code("g0", 0, hash_secret("S"), hash_secret("L"), 2e9)
-    code = await storage.find_rejoin_code(hash_secret("S"))
+    await asyncio.gather(*(storage.rooms.create(r, "playing", hash_secret(r.id)) for r in rooms))
+    assert await storage.codes.add_rejoin("g0", 0, hash_secret("S"), hash_secret("L"), 2e9)
+    code = await storage.codes.find_rejoin(hash_secret("S"))
     assert code is not None
-    await storage.write(
+    await storage.rooms.write(
         write0(
             replace(rooms[0], version=1),
             "playing",
@@ -182,9 +187,9 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
         )
     )
     commits: list[int] = []
-    writer = storage._sync or storage.engine.sync_engine  # SQLite's writer has its own
+    writer = storage.db._sync or storage.db.engine.sync_engine  # SQLite's writer has its own
     event.listen(writer, "commit", lambda conn: commits.append(1))
-    used_again = storage.write(
+    used_again = storage.rooms.write(
         write0(
             replace(rooms[0], version=2),
             "playing",
@@ -193,19 +198,19 @@ async def test_domain_outcomes_do_not_undo_the_batch(storage: SqlStorage) -> Non
             use_code=(code.id, None),
         )
     )
-    writes = [storage.write(write0(moved(r, 1), "playing", move=trail(1))) for r in rooms]
+    writes = [storage.rooms.write(write0(moved(r, 1), "playing", move=trail(1))) for r in rooms]
     results = await asyncio.gather(used_again, *writes, return_exceptions=True)
     assert isinstance(results[0], RejoinError) and results[0].code == "code_used"
     assert isinstance(results[1], StaleRoom)  # g0 was at version 1: its move is refused
     assert all(r is None for r in results[2:])
     assert len(commits) <= 2
-    counts = [len(await storage.load_moves(r.id, 0)) for r in rooms]
+    counts = [len(await storage.rooms.load_moves(r.id, 0)) for r in rooms]
     assert counts == [0] + [1] * 99
-    assert await storage.seat_for_token(hash_secret("n")) == ("g0", 0)
+    assert await storage.seats.room_of(hash_secret("n")) == ("g0", 0)
 
 
 async def test_a_batched_move_never_lands_beside_another_writers_change(
-    storage: SqlStorage,
+    storage: Storage,
     db: Database,
 ) -> None:
     """Another writer (a second server process, issue 8) changes the room between the
@@ -214,7 +219,7 @@ async def test_a_batched_move_never_lands_beside_another_writers_change(
     the change). Never the move without the room (PostgreSQL did, before the read locked
     the rows: it has no row counts of a multi-row update to check)."""
     room = state("r4", "computer")
-    await storage.create_room(room, "playing", hash_secret("t0"))
+    await storage.rooms.create(room, "playing", hash_secret("t0"))
     other: list[threading.Thread] = []
 
     def bump_meanwhile(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
@@ -229,10 +234,10 @@ async def test_a_batched_move_never_lands_beside_another_writers_change(
             other[0].join(1.0)  # it commits now, or waits for this transaction's end
 
     event.listen(
-        storage._sync or storage.engine.sync_engine, "before_cursor_execute", bump_meanwhile
+        storage.db._sync or storage.db.engine.sync_engine, "before_cursor_execute", bump_meanwhile
     )
     try:
-        await storage.write(write0(moved(room, 1), "playing", move=trail(1)))
+        await storage.rooms.write(write0(moved(room, 1), "playing", move=trail(1)))
         outcome: Exception | None = None
     except Exception as exc:  # StaleRoom, or the batch's own check (nothing written)
         outcome = exc
@@ -245,21 +250,21 @@ async def test_a_batched_move_never_lands_beside_another_writers_change(
         assert (stored, logged) == ([(0, 1)], [])
 
 
-async def test_one_live_rejoin_code_per_seat(storage: SqlStorage) -> None:
-    await storage.create_room(state(), "waiting", hash_secret("t0"))
-    assert await storage.add_rejoin_code("r1", 0, hash_secret("S1"), hash_secret("L1"), 2e9)
-    assert not await storage.add_rejoin_code("r1", 0, hash_secret("S1"), hash_secret("L2"), 2e9)
-    assert await storage.add_rejoin_code("r1", 0, hash_secret("S3"), hash_secret("L3"), 2e9)
-    first = await storage.find_rejoin_code(hash_secret("L1"))
-    second = await storage.find_rejoin_code(hash_secret("S3"))
+async def test_one_live_rejoin_code_per_seat(storage: Storage) -> None:
+    await storage.rooms.create(state(), "waiting", hash_secret("t0"))
+    assert await storage.codes.add_rejoin("r1", 0, hash_secret("S1"), hash_secret("L1"), 2e9)
+    assert not await storage.codes.add_rejoin("r1", 0, hash_secret("S1"), hash_secret("L2"), 2e9)
+    assert await storage.codes.add_rejoin("r1", 0, hash_secret("S3"), hash_secret("L3"), 2e9)
+    first = await storage.codes.find_rejoin(hash_secret("L1"))
+    second = await storage.codes.find_rejoin(hash_secret("S3"))
     assert first is not None and first.used_at is not None  # ended by the newer code
     assert second is not None and second.used_at is None and second.seat == 0
-    assert await storage.find_rejoin_code(hash_secret("S9")) is None
+    assert await storage.codes.find_rejoin(hash_secret("S9")) is None
 
 
-async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage) -> None:
+async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: Storage) -> None:
     room = state("r3", "computer")
-    await storage.create_room(room, "playing", hash_secret("t0"))
+    await storage.rooms.create(room, "playing", hash_secret("t0"))
     match = Match.new("semilla")
     moves = []
     for seq in range(1, 61):
@@ -268,10 +273,12 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage)
         match, _ = match.play(move)
         moves.append(move)
         room = moved(room, seq)
-        await storage.write(
+        await storage.rooms.write(
             write0(room, "playing", move=MoveRecord(seq, 1, seat, move.to_text(), None))
         )
-    registry = RoomRegistry(storage, LocalHub(), Settings(computer_delay=3600))
+    registry = RoomRegistry(
+        storage, LocalHub(), Settings(computer_delay=3600), AiPool(0).choose, node="n"
+    )
     live = await registry.get("r3")
     assert live is not None
     snapshot: Any = await live.ask(Snapshot())
@@ -285,11 +292,11 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: SqlStorage)
 
 async def test_close_commits_the_batch_in_flight(db: Database) -> None:
     await asyncio.to_thread(upgrade, db.url)
-    store = SqlStorage.from_url(db.url)
+    store = Storage.open(db.url)
     rooms = [state(f"c{i}", "computer") for i in range(50)]
-    await asyncio.gather(*(store.create_room(r, "playing", hash_secret(r.id)) for r in rooms))
+    await asyncio.gather(*(store.rooms.create(r, "playing", hash_secret(r.id)) for r in rooms))
     writes = [
-        asyncio.create_task(store.write(write0(moved(r, 1), "playing", move=trail(1))))
+        asyncio.create_task(store.rooms.write(write0(moved(r, 1), "playing", move=trail(1))))
         for r in rooms
     ]
     for _ in range(5):  # the writer takes the batch and starts its transaction
@@ -300,43 +307,43 @@ async def test_close_commits_the_batch_in_flight(db: Database) -> None:
 
 
 async def test_a_process_that_lost_the_room_never_writes_it_again(
-    storage: SqlStorage, db: Database
+    storage: Storage, db: Database
 ) -> None:
     """Fencing (issue 8): each claim of a room bumps its epoch, and the database refuses a
     write at an older epoch, the latest version notwithstanding, on the batched path (a
     plain move) and the single one (a seat change) alike."""
     now = 1_000_000.0
     room = state("f1", "friend")
-    await storage.create_room(room, "waiting", hash_secret("t0"))  # nobody's, epoch 0
-    await storage.renew_node("a", now + 5, now)
-    assert await storage.room_owner("f1") == Owner(None, 0.0)
-    assert await storage.claim_room("f1", "a", now) == 1
-    assert await storage.room_owner("f1") == Owner("a", now + 5)
-    assert await storage.live_nodes(now) == {"a"}
-    assert await storage.claim_room("f1", "b", now) is None  # a's lease runs
-    assert await storage.claim_room("f1", "a", now) == 2  # a takes its own room again
+    await storage.rooms.create(room, "waiting", hash_secret("t0"))  # nobody's, epoch 0
+    await storage.leases.renew("a", now + 5, now)
+    assert await storage.leases.owner("f1") == Owner(None, 0.0)
+    assert await storage.leases.claim("f1", "a", now) == 1
+    assert await storage.leases.owner("f1") == Owner("a", now + 5)
+    assert await storage.leases.live(now) == {"a"}
+    assert await storage.leases.claim("f1", "b", now) is None  # a's lease runs
+    assert await storage.leases.claim("f1", "a", now) == 2  # a takes its own room again
     with pytest.raises(StaleRoom):  # its copy of epoch 1 can no longer write
-        await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=1))
-    assert await storage.claim_room("f1", "b", now + 6) == 3  # a's lease lapsed
-    assert await storage.live_nodes(now + 6) == frozenset()
+        await storage.rooms.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=1))
+    assert await storage.leases.claim("f1", "b", now + 6) == 3  # a's lease lapsed
+    assert await storage.leases.live(now + 6) == frozenset()
     with pytest.raises(StaleRoom):
-        await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=2))
+        await storage.rooms.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=2))
     with pytest.raises(StaleRoom):
-        await storage.write(
+        await storage.rooms.write(
             RoomWrite(moved(room, 0).with_seat(0, SeatState("away", 2.0)), "waiting", (0,), epoch=2)
         )
     assert db.rows("select version, owner, epoch from rooms") == [(0, "b", 3)]
     assert db.rows("select count(*) from moves") == [(0,)]
-    await storage.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=3))
-    await storage.release_room("f1", "b", 2)  # an old epoch releases nothing
-    assert await storage.room_owner("f1") == Owner("b", 0.0)
-    await storage.release_room("f1", "b", 3)
-    assert await storage.room_owner("f1") == Owner(None, 0.0)
-    await storage.renew_node("b", now + 100, now)
-    assert await storage.claim_room("f1", "c", now) == 4  # nobody's: taken at once
-    assert await storage.claim_room("f1", "b", now, force=True) == 5  # one process: always
-    await storage.release_node("b")
-    assert await storage.room_owner("f1") == Owner(None, 0.0)
-    assert await storage.claim_room("nada", "b", now) is None
-    assert await storage.room_owner("nada") is None
+    await storage.rooms.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=3))
+    await storage.leases.release("f1", "b", 2)  # an old epoch releases nothing
+    assert await storage.leases.owner("f1") == Owner("b", 0.0)
+    await storage.leases.release("f1", "b", 3)
+    assert await storage.leases.owner("f1") == Owner(None, 0.0)
+    await storage.leases.renew("b", now + 100, now)
+    assert await storage.leases.claim("f1", "c", now) == 4  # nobody's: taken at once
+    assert await storage.leases.claim("f1", "b", now, force=True) == 5  # one process: always
+    await storage.leases.release_node("b")
+    assert await storage.leases.owner("f1") == Owner(None, 0.0)
+    assert await storage.leases.claim("nada", "b", now) is None
+    assert await storage.leases.owner("nada") is None
     assert db.rows("select seq, version from rooms") == [(1, 1)]

@@ -1,4 +1,4 @@
-"""The client's files over HTTP (server/static.py): gzip for answers of 500 bytes or more,
+"""The client's files over HTTP (server/web/static.py): gzip for answers of 500 bytes or more,
 ETag revalidation with Cache-Control on /static/, and the service worker at /sw.js with
 the whole site as its scope and a cache name that changes with the client's files."""
 

@@ -1,4 +1,4 @@
-"""Rate limits that hold across processes (issue 8, server/shared_limits.py): counted in
+"""Rate limits that hold across processes (issue 8, server/edge/shared_limits.py): counted in
 Redis, the same answers as the in-process limits, keys that expire, and the in-process limit
 while Redis is away. Real Redis; the last tests run three real server processes on one
 PostgreSQL database and one Redis."""
@@ -17,10 +17,9 @@ import redis.asyncio as aioredis
 from dbkit import Database
 from srvkit import ServerProc, free_port
 
-from server.app import create_app
 from server.config import Settings
-from server.limits import FailureBudget, SlidingLimit
-from server.shared_limits import (
+from server.edge.limits import FailureBudget, SlidingLimit
+from server.edge.shared_limits import (
     CALL_TIMEOUT,
     LocalBudget,
     LocalLimit,
@@ -28,6 +27,7 @@ from server.shared_limits import (
     SharedBudget,
     SharedLimit,
 )
+from server.web.app import create_app
 
 postgres_only = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 
@@ -162,14 +162,14 @@ async def test_redis_away_counts_in_this_process_and_says_so_once(
 def test_without_redis_the_limits_are_this_process_own() -> None:
     """No REDIS_URL: the in-process limits of before, behind the async interface."""
     alone = create_app(Settings(), migrate=False)
-    assert isinstance(alone.state.rooms_limit, LocalLimit)
-    assert isinstance(alone.state.invite_failures, LocalBudget)
+    assert isinstance(alone.state.limits.rooms, LocalLimit)
+    assert isinstance(alone.state.limits.invite_failures, LocalBudget)
     shared = create_app(Settings(redis_url="redis://127.0.0.1:6379/0"), migrate=False)
-    for name in ("rooms_limit", "join_limit", "qr_limit"):
-        assert isinstance(getattr(shared.state, name), SharedLimit)
+    for name in ("rooms", "join", "qr", "games", "replays"):
+        assert isinstance(getattr(shared.state.limits, name), SharedLimit)
     for name in ("invite_failures", "rejoin_failures"):
-        assert isinstance(getattr(shared.state, name), SharedBudget)
-    assert shared.state.rooms_limit.local.limit == Settings().rate_rooms_per_min
+        assert isinstance(getattr(shared.state.limits, name), SharedBudget)
+    assert shared.state.limits.rooms.local.limit == Settings().rate_rooms_per_min
 
 
 # -- three real processes -------------------------------------------------------------------

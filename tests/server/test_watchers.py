@@ -31,7 +31,6 @@ from srvkit import (
 from test_server_secrecy import cards_in, positions
 
 from server.engine import Card, Position
-from server.migrate import alembic_config
 from server.protocol import (
     REACTIONS,
     ProtocolError,
@@ -44,6 +43,7 @@ from server.protocol import (
     parse_client,
     raw,
 )
+from server.store.migrate import alembic_config
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,0 +1,203 @@
+"""Client → server: one closed set of typed messages (``ClientMessage``), read by
+``parse_client`` and nothing else. Every string is checked as text (type, length, valid
+Unicode) before it reaches a room or the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ..ai import LEVELS
+from ..engine import EngineError, Move
+from .errors import ProtocolError
+
+MAX_ID = 64
+MAX_TOKEN = 128
+MAX_WATCH_CODE = 32  # a watch code is 12 characters; room for separators a person typed
+
+# the quick reactions: a closed set (no free text, so nothing to moderate), id -> what the
+# other seat and the watchers read (client/js/reactions.js shows the same texts)
+REACTIONS: dict[str, str] = {
+    "buena": "¡Buena!",
+    "ay_no": "¡Ay, no!",
+    "te_lo_subi": "Te lo subí",
+    "piensalo": "Piénsalo bien",
+    "que_suerte": "¡Qué suerte!",
+    "dale": "¡Dale, que es pa' hoy!",
+    "aplausos": "👏",
+    "risa": "😂",
+    "asombro": "😮",
+    "pensando": "🤔",
+}
+MAX_SEQ = 2**53  # exclusive: what a JavaScript number holds exactly
+
+
+# -- text checks --------------------------------------------------------------------------
+
+
+def is_plain(value: str) -> bool:
+    """Printable ASCII without spaces: what tokens, codes, keys and move ids are made of."""
+    return value.isascii() and value.isprintable() and " " not in value
+
+
+def plain_field(data: dict[str, Any], name: str, max_len: int) -> str:
+    """A required string field of printable ASCII, 1..max_len characters."""
+    value = data.get(name)
+    if not isinstance(value, str) or not 0 < len(value) <= max_len or not is_plain(value):
+        raise _missing(name)
+    return value
+
+
+def _missing(name: str) -> ProtocolError:
+    return ProtocolError("missing_field", f"Falta el dato «{name}» o no es válido.")
+
+
+def _int_field(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < MAX_SEQ:
+        raise _missing(name)
+    return value
+
+
+def loads(text: str | bytes) -> Any:
+    """JSON text to values. Refuses invalid UTF-8, lone surrogates and nesting deeper than
+    orjson's limit (1024) with ``ValueError``, never with a crash."""
+    return orjson.loads(text)
+
+
+# -- client → server ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMsg:
+    move: Move
+    seq: int
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Takeover:
+    level: str
+    confirmed: bool = False  # por turnos: asked for in so many words (docs/protocol.md)
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class WatchMsg:
+    """The first message of a watcher (instead of ``hello``): the watch link's code."""
+
+    code: str
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class React:
+    """A quick reaction from a seat (``id`` optional: an error about it carries it)."""
+
+    reaction: str
+    id: str | None
+
+
+ClientMessage = Hello | MoveMsg | Takeover | Rematch | Ping | WatchMsg | React
+
+
+def normalize_watch_code(text: str) -> str:
+    """A watch code as stored: capitals, without the spaces or dashes a person may type
+    (still to be checked as plain text)."""
+    return "".join(ch for ch in text.upper() if ch not in " -_")
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Reads one client frame; raises ProtocolError for anything not in the protocol. An
+    error about a message that carries a valid ``id`` carries that id."""
+    try:
+        data = loads(text)
+    except (ValueError, TypeError):
+        raise ProtocolError("bad_json") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json")
+    kind = data.get("type")
+    if kind == "hello":
+        token = plain_field(data, "token", MAX_TOKEN)
+        return Hello(token, None if data.get("since") is None else _int_field(data, "since"))
+    if kind == "move":
+        move_id = plain_field(data, "id", MAX_ID)
+        try:  # every error from here on answers this move: it carries its id
+            if "move" not in data:
+                raise _missing("move")
+            seq = _int_field(data, "seq")
+            try:
+                move = Move.from_json(data["move"])
+            except (EngineError, TypeError, ValueError):
+                raise ProtocolError("invalid_move") from None
+        except ProtocolError as exc:
+            exc.id = move_id
+            raise
+        return MoveMsg(move, seq, move_id)
+    if kind == "takeover":
+        level = data.get("level")
+        if level is None:
+            raise _missing("level")
+        if not isinstance(level, str) or level not in LEVELS:
+            raise ProtocolError("bad_level")
+        confirmed = data.get("confirmed", False)
+        if not isinstance(confirmed, bool):
+            raise _missing("confirmed")
+        return Takeover(level, confirmed)
+    if kind == "rematch":
+        return Rematch()
+    if kind == "ping":
+        return Ping()
+    if kind == "watch":
+        code = data.get("code")
+        if (
+            not isinstance(code, str)
+            or len(code) > MAX_WATCH_CODE
+            or not is_plain(normalize_watch_code(code) or " ")
+        ):
+            raise _missing("code")
+        since = None if data.get("since") is None else _int_field(data, "since")
+        return WatchMsg(normalize_watch_code(code), since)
+    if kind == "react":
+        react_id = None if data.get("id") is None else plain_field(data, "id", MAX_ID)
+        reaction = data.get("reaction")
+        if reaction is None:
+            raise ProtocolError(
+                "missing_field", "Falta el dato «reaction» o no es válido.", id=react_id
+            )
+        if not isinstance(reaction, str) or reaction not in REACTIONS:
+            raise ProtocolError("bad_reaction", id=react_id)
+        return React(reaction, react_id)
+    raise ProtocolError("unknown_type")
+
+
+def message_id(text: str | bytes) -> str | None:
+    """The ``id`` of a frame that is refused before it is read (rate limit), if it has a
+    valid one: every answer to a message with an id carries it back."""
+    try:
+        data = loads(text)
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    try:
+        return plain_field(data, "id", MAX_ID)
+    except ProtocolError:
+        return None

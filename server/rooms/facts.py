@@ -1,0 +1,137 @@
+"""What a seat is told, as JSON-ready values: the facts of a hand (tallies, a finished
+hand's counts and the points that entered the match), the events of a move and what each
+hand card can do. The browser knows no rules: it draws these.
+
+Pure functions of engine values; ``views.py`` puts them together in what each listener is
+told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ..engine import (
+    CATEGORY_NAMES_ES,
+    Card,
+    Match,
+    Position,
+    Step,
+    card_options,
+)
+from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
+from ..engine.hints import item_weights
+from ..engine.moves import Table, build_masks, hand_without
+from ..engine.scoring import ACE_ORDER, LATE_SCORE
+
+CATEGORIES_ES = list(CATEGORY_NAMES_ES)
+MAX_BUILD_TAKES = 200  # per card: a crowded table could list more; the ideas stay whole
+
+
+def tally(captured: Iterable[Card]) -> dict[str, Any]:
+    """What a seat has captured so far, as families count it aloud."""
+    cards = spades = aces = 0
+    ten = two = False
+    for card in captured:
+        cards += 1
+        if card.suit == "s":
+            spades += 1
+        if card.rank == 1:
+            aces += 1
+        elif card == TEN_OF_DIAMONDS:
+            ten = True
+        elif card == TWO_OF_SPADES:
+            two = True
+    return {
+        "cards": cards,
+        "spades": spades,
+        "ten_of_diamonds": ten,
+        "two_of_spades": two,
+        "aces": aces,
+    }
+
+
+def hand_counts(position: Position, seat: int) -> dict[str, Any]:
+    """The raw counts of a finished hand for ``seat`` (the score sheet's first column)."""
+    counts = tally(position.captured[seat])
+    held = set(position.captured[seat])
+    counts["aces"] = [ace.code for ace in ACE_ORDER if ace in held]
+    counts["limpias"] = position.limpias[seat]
+    # RULES.md 6: each player's limpias cancel out (the smaller count, on both sides)
+    counts["limpias_cancelled"] = min(position.limpias)
+    return counts
+
+
+def step_events(step: Step, seat: int, before: Match, after: Match) -> list[dict[str, Any]]:
+    """The events of one move, in order (docs/protocol.md, "Event E")."""
+    events: list[dict[str, Any]] = [
+        {
+            "kind": "move",
+            "seat": seat,
+            "move": step.move.to_json(),
+            "taken": [c.code for c in step.taken],
+            "limpia": step.limpia,
+        }
+    ]
+    if step.dealt:
+        events.append({"kind": "deal"})
+    result = step.result
+    if result is not None:
+        start = before.position.scores
+        events.append(
+            {
+                "kind": "hand_end",
+                "hand_number": before.hand_number,
+                "result": {
+                    "points": [list(result.points[0]), list(result.points[1])],
+                    "counted": [list(result.counted[0]), list(result.counted[1])],
+                    "categories": CATEGORIES_ES,
+                    "counts": [hand_counts(step.position, 0), hand_counts(step.position, 1)],
+                    "scores_before": list(start),
+                    "limited": [start[0] >= LATE_SCORE, start[1] >= LATE_SCORE],
+                    "scores": list(result.scores),
+                    "winner": result.winner,
+                    "swept": [c.code for c in step.swept],
+                    "sweeper": step.sweeper,
+                },
+            }
+        )
+        if after.finished:
+            events.append(
+                {"kind": "match_end", "winner": after.winner, "scores": list(after.scores)}
+            )
+        else:
+            events.append(
+                {
+                    "kind": "new_hand",
+                    "hand_number": after.hand_number,
+                    "dealer": after.position.dealer,
+                }
+            )
+    return events
+
+
+def build_takes(position: Position, table: Table, card: Card) -> list[dict[str, Any]]:
+    """Every set of table items ``card`` can build on, with the values it can make."""
+    seat = position.turn
+    rest = hand_without(position.hands[seat], card)
+    values: dict[tuple[str, ...], list[int]] = {}
+    for mask, value, _double in build_masks(table, card, rest, seat):
+        values.setdefault(tuple(sorted(table.names(mask))), []).append(value)
+    return [
+        {"take": list(take), "values": sorted(set(found))}
+        for take, found in list(values.items())[:MAX_BUILD_TAKES]
+    ]
+
+
+def options(position: Position) -> list[dict[str, Any]]:
+    """What each card in the hand of the seat to move can do (ideas, takes, build sets)."""
+    table = Table(position.cards, position.piles)
+    weights = item_weights(table)
+    result = []
+    for card in position.hands[position.turn]:
+        option = card_options(position, card, table, weights)
+        entry = option.to_json()
+        entry["build_takes"] = build_takes(position, table, option.card)
+        result.append(entry)
+    return result

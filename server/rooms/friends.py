@@ -1,0 +1,85 @@
+"""A friend's seat: taken by the friend (``join``, safe to retry by its key), moved to
+another device by a rejoin code (``move_seat``), and handed to the computer while the
+friend is away (``takeover``)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved
+from ..store import RejoinCode, RejoinError, SeatState
+from . import rematch, seats, views
+from .actor import Room
+
+
+async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> bool:
+    """Takes seat 1 for ``token_hash``: True when it is (now, or by this same request
+    before: a retry), False when someone else holds it."""
+    state = room.state
+    if state.mode != "friend":
+        return False
+    if state.names[1] is not None:
+        held = await room.deps.storage.seats.token(state.id, 1)
+        return (
+            held is not None
+            and key_hash is not None
+            and held.join_key_hash == key_hash
+            and held.token_hash == token_hash
+        )
+    new = replace(state, names=(state.names[0], name))
+    new = new.with_seat(1, SeatState("arriving", time.time()))
+    await room.write(new, join=(token_hash, key_hash))
+    await room.send_state()
+    await room.tell_presence()
+    return True
+
+
+async def move_seat(room: Room, code: RejoinCode, token_hash: str, key_hash: str | None) -> None:
+    """A rejoin code was used: the seat's token becomes ``token_hash``."""
+    seat = code.seat
+    if code.used_at is not None:
+        held = await room.deps.storage.seats.token(room.id, seat)
+        if (
+            key_hash is not None
+            and code.key_hash == key_hash
+            and held is not None
+            and held.token_hash == token_hash
+        ):
+            return  # this same request, retried: the same answer
+        raise RejoinError("code_used")
+    seat_state = room.state.seats[seat]
+    moved = (
+        replace(seat_state, presence="arriving", since=time.time(), takeover=None)
+        if seat_state.presence == "here"
+        else seat_state
+    )
+    await room.write(
+        room.state.with_seat(seat, moved),
+        seats=(seat,),
+        new_token=(seat, token_hash),
+        use_code=(code.id, key_hash),
+    )
+    await room.close(seat, SeatMoved(), CLOSE_SEAT_MOVED)
+    await room.tell_presence()
+    seats.idle_later(room)
+
+
+async def takeover(room: Room, seat: int, level: str, confirmed: bool = False) -> None:
+    """``seat``'s player asks the computer (``level``) to play the other seat, whose friend
+    is away and out of grace."""
+    other = 1 - seat
+    other_state = room.state.seats[other]
+    if (
+        room.state.mode != "friend"
+        or room.status == "waiting"
+        or other_state.presence == "here"
+        or other_state.takeover is not None
+    ):
+        raise ProtocolError("not_absent")
+    if views.grace_left(room.moment(), other, confirmed=confirmed) > 0:
+        raise ProtocolError("turns_wait" if room.state.turns and not confirmed else "too_early")
+    await room.write(room.state.with_seat(other, replace(other_state, takeover=level)))
+    if not await rematch.maybe_start(room):
+        await room.send_state()
+    await room.tell_presence()

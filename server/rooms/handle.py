@@ -1,0 +1,80 @@
+"""THE handler of a room's commands: each command to the function of its job (``seats``,
+``play``, ``friends``, ``rematch``, ``watchers``), and after each one the timers the room's
+new state asks for (the computer's turn, a friend's stalled turn)."""
+
+from __future__ import annotations
+
+from typing import Any, assert_never
+
+from . import friends, play, rematch, seats, views, watchers
+from .actor import Room
+from .commands import (
+    Attach,
+    Command,
+    ComputerDue,
+    ComputerMove,
+    Detach,
+    IdleCheck,
+    Join,
+    MoveSeat,
+    React,
+    Rematch,
+    Snapshot,
+    StallCheck,
+    Start,
+    Submit,
+    Summary,
+    Takeover,
+    TellWatchers,
+    Unwatch,
+    Watch,
+)
+
+
+async def handle(room: Room, command: Command) -> Any:
+    result = await _dispatch(room, command)
+    play.schedule_computer(room)
+    seats.schedule_stall(room, play.computer_level(room) is not None)
+    return result
+
+
+async def _dispatch(room: Room, command: Command) -> Any:
+    match command:
+        case Start():
+            return await seats.start(room)
+        case Attach(seat, conn, since):
+            return await seats.attach(room, seat, conn, since)
+        case Detach(seat, conn):
+            return await seats.detach(room, seat, conn)
+        case Submit(seat, move, seq, move_id):
+            return await play.submit(room, seat, move, seq, move_id)
+        case ComputerDue(seq):
+            return play.think(room, seq)
+        case ComputerMove(seq, move):
+            return await play.computer_move(room, seq, move)
+        case StallCheck(seq):
+            return await seats.stall_check(room, seq, play.computer_level(room) is not None)
+        case IdleCheck(generation):
+            return seats.idle_check(room, generation)
+        case Join(name, token_hash, key_hash):
+            return await friends.join(room, name, token_hash, key_hash)
+        case MoveSeat(code, token_hash, key_hash):
+            return await friends.move_seat(room, code, token_hash, key_hash)
+        case Takeover(seat, level, confirmed):
+            return await friends.takeover(room, seat, level, confirmed)
+        case Rematch(seat):
+            return await rematch.ask(room, seat)
+        case Watch(conn, since):
+            return await watchers.watch(room, conn, since)
+        case Unwatch(conn):
+            return await watchers.unwatch(room, conn)
+        case TellWatchers():
+            return await watchers.tell_count(room)
+        case React(seat, reaction):
+            return await watchers.react(room, seat, reaction)
+        case Summary():
+            return views.summary(room.moment())
+        case Snapshot():
+            return room.state
+        case _:
+            assert_never(command)

@@ -1,0 +1,107 @@
+"""Moves: a person's move (``submit``: checked, played with the engine, stored, then told;
+every move id answered once and the same way again), and the computer's turn (scheduled,
+decided off the room's loop by ``RoomDeps.choose``, played as a command of its own)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from ..engine import IllegalMove, Move
+from ..protocol import ProtocolError, dumps
+from ..store import MoveRecord
+from . import seats
+from .actor import Room
+from .commands import ComputerDue, ComputerMove
+from .facts import step_events
+from .history import ack_text, forget_oldest
+
+
+async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> str | None:
+    """A person's move: the answer for the sender (a known id's answer, or an error) as
+    text; None when the move was played (its events frame, sent already, is the ack)."""
+    answered = room.answered[seat]
+    if move_id in answered:
+        return answered[move_id]
+    await seats.back(room, seat)
+    try:
+        if room.status == "waiting":
+            raise ProtocolError("waiting_for_friend")
+        if room.status == "finished":
+            raise ProtocolError("match_over")
+        if room.match.position.turn != seat:
+            raise ProtocolError("not_your_turn")
+        if seq != room.state.seq:
+            raise ProtocolError("stale")
+        try:
+            new_seq = await apply(room, seat, move, move_id)
+        except IllegalMove as exc:
+            raise ProtocolError("illegal", exc.message, reason=exc.code) from None
+    except ProtocolError as exc:
+        exc.id = move_id
+        answer = exc.to_text()
+        remember(room, seat, move_id, answer)
+        return answer
+    remember(room, seat, move_id, ack_text(move_id, new_seq))
+    return None
+
+
+def remember(room: Room, seat: int, move_id: str, answer: str) -> None:
+    room.answered[seat][move_id] = answer
+    forget_oldest(room.answered[seat])
+
+
+async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
+    """Plays, commits, then tells. Raises IllegalMove with nothing changed."""
+    before = room.match
+    after, step = before.play(move)
+    seq = room.state.seq + 1
+    record = MoveRecord(seq, room.state.match_no, seat, move.to_text(), move_id)
+    await room.write(replace(room.state, seq=seq), match=after, move=record)
+    # committed: now it happened
+    events = step_events(step, seat, before, after)
+    texts = [dumps(e) for e in events]
+    room.match = after
+    room.last_move = events[0]
+    room.events.extend((seq, text) for text in texts)
+    await room.broadcast(seq, texts, seat, move_id)
+    return seq
+
+
+def computer_level(room: Room) -> str | None:
+    """The level of the computer that must move now, if any."""
+    if room.status != "playing" or room.match.position.hand_over:
+        return None
+    seat = room.match.position.turn
+    if room.state.computer_seat(seat):
+        return room.state.level
+    return room.state.seats[seat].takeover
+
+
+def schedule_computer(room: Room) -> None:
+    if room.stopped or computer_level(room) is None or room.due == room.state.seq:
+        return
+    room.due = room.state.seq
+    room.after(room.deps.settings.computer_delay, ComputerDue(room.state.seq))
+
+
+def think(room: Room, seq: int) -> None:
+    """Starts the computer's decision off the room's loop; its move comes back as a
+    command."""
+    level = computer_level(room)
+    if level is None or seq != room.state.seq:
+        return
+    position, seed = room.match.position, f"{room.state.seed}:{seq}"
+
+    async def decide() -> None:
+        move = await room.deps.choose(level, position, seed)
+        room.post(ComputerMove(seq, move))
+
+    room.thinking = asyncio.get_running_loop().create_task(decide())
+
+
+async def computer_move(room: Room, seq: int, move: Move) -> None:
+    """The computer's decision (legal: the chooser checks it, server/ai/pool.py)."""
+    if computer_level(room) is None or seq != room.state.seq:
+        return
+    await apply(room, room.match.position.turn, move, None)

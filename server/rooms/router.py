@@ -1,0 +1,115 @@
+"""Every room command to the room's owner, wherever it lives: here (``RoomRegistry``,
+loading the room if nobody holds it), or on the process that holds it (``Peers``, with the
+command in its wire form, ``commands.to_payload``); and the commands other processes send
+for rooms they believe are ours (``call_here``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from ..cluster import Hub, NotOwner, Payload, PeerGone, Peers, is_outage
+from ..protocol import CLOSE_RECONNECT, ProtocolError
+from . import views
+from .actor import RoomStopped
+from .commands import Command, Summary, from_payload, to_payload
+from .registry import OwnedElsewhere, RoomRegistry
+
+
+class Router:
+    """``peers`` None: one process, every room is ours to take."""
+
+    def __init__(self, registry: RoomRegistry, hub: Hub, peers: Peers | None = None) -> None:
+        self.registry = registry
+        self.hub = hub
+        self.peers = peers
+        self.owners: dict[str, str] = {}  # rooms held elsewhere that sockets here talk to
+
+    async def call(self, room_id: str, command: Command) -> Any:
+        """``command``'s answer from the room's actor, wherever it lives. None when there
+        is no such room. A room whose owner died is taken over once its lease lapsed; until
+        then, and when the database or Redis is away, ``ProtocolError("reconnecting")``."""
+        registry = self.registry
+        lease_seconds = registry.deps.settings.lease_seconds
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2 * lease_seconds + 1
+        while True:
+            room = registry.rooms.get(room_id)
+            node = self.owners.get(room_id)
+            try:
+                if room is None and node is None:
+                    room = await registry.get(room_id)
+                    if room is None:
+                        return None
+                    self.owners.pop(room_id, None)
+                if room is not None:
+                    return await room.ask(command)
+                assert node is not None and self.peers is not None
+                return await self.peers.call(node, room_id, to_payload(command), lease_seconds)
+            except RoomStopped:
+                pass
+            except OwnedElsewhere as exc:
+                if self.peers is None:
+                    raise ProtocolError("reconnecting") from None
+                self.owners[room_id] = exc.node
+                continue  # straight to the owner
+            except NotOwner:
+                self.owners.pop(room_id, None)  # it moved: look again
+            except PeerGone:
+                # its owner died: take the room once the lease lapsed (poll gently, a dead
+                # process may leave a thousand rooms waiting)
+                self.owners.pop(room_id, None)
+                await asyncio.sleep(0.2)
+            except Exception as exc:
+                if is_outage(exc):
+                    raise ProtocolError("reconnecting") from None
+                raise
+            if loop.time() > deadline:
+                raise ProtocolError("reconnecting")
+            await asyncio.sleep(0.1)
+
+    async def call_here(self, room_id: str, payload: Payload) -> Any:
+        """A command another process sent for a room it believes is ours: answered if we
+        hold the room or may take it, else NotOwner."""
+        command = from_payload(payload)
+        try:
+            room = await self.registry.get(room_id)
+        except OwnedElsewhere:
+            raise NotOwner() from None
+        if room is None:
+            return None
+        self.owners.pop(room_id, None)
+        try:
+            return await room.ask(command)
+        except RoomStopped:
+            raise NotOwner() from None
+
+    async def summary(self, room_id: str) -> dict[str, Any] | None:
+        """The room's public summary: a live room here answers itself; any other is rebuilt
+        for the answer and not kept in memory (a stranger asking for summaries loads no
+        rooms)."""
+        if room_id in self.registry.rooms:
+            found: dict[str, Any] | None = await self.call(room_id, Summary())
+            return found
+        copy = await self.registry.rebuild(room_id)
+        return views.summary(copy.moment()) if copy is not None else None
+
+    def sweep(self, live: frozenset[str]) -> None:
+        """After each lease renewal: sockets here whose room's owner died reconnect (and so
+        reach the room's next owner)."""
+        held_here = self.hub.local_rooms()
+        for room_id, node in list(self.owners.items()):
+            if room_id not in held_here:
+                del self.owners[room_id]
+            elif node not in live:
+                del self.owners[room_id]
+                text = ProtocolError("reconnecting").to_text()
+                self.hub.close_room(room_id, text, CLOSE_RECONNECT)
+
+    def lost_peers(self) -> None:
+        """The link to the other processes broke: the sockets here of rooms owned elsewhere
+        reconnect (they may have missed frames) and resume from their seq."""
+        text = ProtocolError("reconnecting").to_text()
+        for room_id in list(self.owners):
+            self.hub.close_room(room_id, text, CLOSE_RECONNECT)
+        self.owners.clear()

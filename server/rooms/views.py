@@ -1,0 +1,229 @@
+"""What anyone is told about a room, built in this one place, as pure functions of a
+``Moment`` (the room as it stands, with the time ``now`` passed in, never read here):
+
+- ``seat_view``: THE view of a seat (docs/protocol.md, "View V"); ``watcher_view``: THE
+  view of a watcher (what is face up, no hand, no deck); ``presence``: a seat's presence;
+- ``summary``: the public summary; ``my_game``: a seat's entry in Mis partidas;
+- ``replay_position``: a step of a finished match's replay (both hands: it is over).
+
+The facts they carry (tallies, options, a hand's counts) are ``facts.py``'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..config import Settings
+from ..engine import Match, public_view, view_for
+from ..store import RoomState, SeatListing
+from .facts import CATEGORIES_ES, options, tally
+
+COMPUTER_NAME = "Computadora"  # the computer's seat, as its opponent reads it
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A room as it stands at ``now`` (epoch seconds): what every view is built from."""
+
+    state: RoomState
+    match: Match
+    last_move: dict[str, Any] | None
+    watchers: int
+    settings: Settings
+    now: float
+
+
+def room_status(state: RoomState, match: Match) -> str:
+    """``waiting`` (the friend has not joined), ``playing`` or ``finished``."""
+    if state.names[1] is None:
+        return "waiting"
+    return "finished" if match.finished else "playing"
+
+
+def wants_rematch(state: RoomState, seat: int) -> bool:
+    """A seat the computer plays always wants another match."""
+    return (
+        state.computer_seat(seat)
+        or state.seats[seat].takeover is not None
+        or state.seats[seat].rematch
+    )
+
+
+def grace_left(m: Moment, seat: int, *, confirmed: bool = False) -> float:
+    """Seconds before the other seat may hand ``seat`` to the computer: the grace period, or
+    in a por-turnos room the long one (``turns_grace_seconds``) unless the other player
+    asked for the computer in so many words (``confirmed``)."""
+    grace = (
+        m.settings.turns_grace_seconds
+        if m.state.turns and not confirmed
+        else m.settings.grace_seconds
+    )
+    since = m.state.seats[seat].since or 0.0
+    return max(0.0, since + grace - m.now)
+
+
+def presence(m: Moment, seat: int) -> dict[str, Any]:
+    """The seat's presence as one state (docs/protocol.md, "Presence P")."""
+    state = m.state
+    if state.computer_seat(seat):
+        return {"state": "computer", "grace_left": None, "level": state.level}
+    seat_state = state.seats[seat]
+    if seat_state.takeover is not None:
+        return {"state": "computer", "grace_left": None, "level": seat_state.takeover}
+    if state.names[seat] is None:
+        return {"state": "arriving", "grace_left": None, "level": None}
+    if seat_state.presence == "here":
+        return {"state": "here", "grace_left": None, "level": None}
+    return {
+        "state": seat_state.presence,
+        "grace_left": round(grace_left(m, seat), 1),
+        "level": None,
+    }
+
+
+def common(m: Moment) -> dict[str, Any]:
+    """The part of the view both seats and the watchers share (built once per change)."""
+    position = m.match.position
+    state = m.state
+    return {
+        "scores": list(m.match.scores),  # after the last hand (position: before)
+        "names": list(state.names),
+        "seq": state.seq,
+        "match": state.match_no,
+        "hand_number": m.match.hand_number,
+        "status": room_status(state, m.match),
+        "winner": m.match.winner,
+        "last_move": m.last_move,
+        "presence": [presence(m, 0), presence(m, 1)],
+        "rematch": [wants_rematch(state, 0), wants_rematch(state, 1)],
+        "tally": [tally(position.captured[0]), tally(position.captured[1])],
+        "categories": CATEGORIES_ES,
+        "turns": state.turns,
+        "watchers": m.watchers,
+    }
+
+
+def player(state: RoomState, seat: int) -> dict[str, Any]:
+    """Who plays ``seat``: a person, or the computer at its level."""
+    computer = state.computer_seat(seat)
+    return {
+        "kind": "computer" if computer else "person",
+        "level": state.level if computer else None,
+    }
+
+
+def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """THE view of ``seat``: every message to a seat that carries a view is built here
+    (``shared``: ``common(m)`` when already built for this change)."""
+    position = m.match.position
+    view = view_for(position, seat).to_json()
+    view.update(shared or common(m))
+    status = view["status"]
+    my_turn = status == "playing" and position.turn == seat and not position.hand_over
+    view["opponent"] = player(m.state, 1 - seat)
+    view["invite"] = m.state.invite if seat == 0 and status == "waiting" else None
+    view["watch_url"] = f"/v/{m.state.watch}" if m.state.watch else None
+    view["options"] = options(position) if my_turn else []
+    return view
+
+
+def watcher_view(m: Moment, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+    """THE view of a watcher: every message to a watcher that carries a view is built here.
+    What is face up (the engine's public view: no hand, no deck) and what both seats share;
+    who plays each seat. All watchers get the same view."""
+    view = public_view(m.match.position).to_json()
+    view.update(shared or common(m))
+    view["players"] = [player(m.state, 0), player(m.state, 1)]
+    return view
+
+
+def summary(m: Moment) -> dict[str, Any]:
+    """The room's public summary (docs/protocol.md, ``GET /api/rooms/{room}``)."""
+    state = m.state
+    seats = []
+    for i in (0, 1):
+        now = presence(m, i)
+        seats.append({
+            "name": state.names[i],
+            "kind": "computer" if state.computer_seat(i) else "person",
+            "level": now["level"],
+            "connected": now["state"] in ("here", "computer"),
+        })  # fmt: skip
+    return {
+        "room": state.id,
+        "mode": state.mode,
+        "turns": state.turns,
+        "status": room_status(state, m.match),
+        "seats": seats,
+        "scores": list(m.match.scores),
+        "hand_number": m.match.hand_number,
+        "winner": m.match.winner,
+        "match": state.match_no,
+    }
+
+
+def waits_for(game: SeatListing, turn: int | None) -> bool:
+    """The game waits for this seat: its turn (not played by the computer for now), or the
+    other player asked for a rematch and this one has not answered."""
+    seat = game.seat
+    if game.status == "playing":
+        return turn == seat and game.takeover[seat] is None
+    if game.status == "finished" and game.mode == "friend":
+        return game.rematch[1 - seat] and not game.rematch[seat]
+    return False
+
+
+def my_game(
+    game: SeatListing, now: float, scores: tuple[int, int], turn: int | None
+) -> dict[str, Any]:
+    """A seat's entry in Mis partidas, from its stored listing (``scores`` and ``turn``:
+    the listing's, or a rebuilt copy's where the listing predates them)."""
+    seat, other = game.seat, 1 - game.seat
+    computer = game.mode == "computer"
+    last = game.last_move_at or game.created_at
+    finished = game.match_no - 1 + (game.status == "finished")
+    return {
+        "room": game.room_id,
+        "seat": seat,
+        "mode": game.mode,
+        "turns": game.turns,
+        "status": game.status,
+        "match": game.match_no,
+        "names": list(game.names),
+        "opponent": {
+            "name": COMPUTER_NAME if computer else game.names[other],
+            "kind": "computer" if computer else "person",
+            "level": game.level if computer else game.takeover[other],
+        },
+        "scores": list(scores),
+        "turn": turn,
+        "my_turn": game.status == "playing" and turn == seat,
+        "waits_for_me": waits_for(game, turn),
+        "rematch": list(game.rematch),
+        "last_move_ago": max(0, round(now - last)),
+        "moved": game.last_move_at is not None,
+        "finished_matches": finished,
+    }
+
+
+def replay_position(match: Match) -> dict[str, Any]:
+    """Everything on the table at this point of a finished match, both hands included; of
+    the deck only its size (what is left of it at the end of a match was never dealt)."""
+    p = match.position
+    return {
+        "hands": [[c.code for c in hand] for hand in p.hands],
+        "table": {
+            "cards": [c.code for c in p.cards],
+            "piles": [pile.to_json() for pile in p.piles],
+        },
+        "turn": p.turn,
+        "dealer": p.dealer,
+        "deck_size": len(p.deck),
+        "captured_counts": [len(p.captured[0]), len(p.captured[1])],
+        "limpias": list(p.limpias),
+        "last_capturer": p.last_capturer,
+        "scores": list(match.scores),
+        "hand_number": match.hand_number,
+        "tally": [tally(p.captured[0]), tally(p.captured[1])],
+    }

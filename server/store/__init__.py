@@ -1,0 +1,68 @@
+"""Storage, split by role, on one database (``Database``: its engines and its one writer):
+
+- ``rooms``: a room's row, seats and move log, and THE fenced write of a room (``RoomWrite``);
+- ``seats``: which seat a token holds;
+- ``codes``: invites, watch links, rejoin codes, replay links, the token key;
+- ``listings``: Mis partidas and stored matches, without loading a room;
+- ``leases``: which process holds which room, and each process's lease;
+- ``purges``: forgetting abandoned rooms and expired codes.
+
+``Storage.open(url)`` makes them all; ``close()`` commits what is queued and closes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .codes import CodeStore
+from .database import Database, SecondProcess, lock_sqlite_file, make_engine
+from .leases import LeaseStore
+from .listings import ListingStore
+from .purge import PurgeStore
+from .records import (
+    FinishedMatch,
+    Listing,
+    MoveRecord,
+    Owner,
+    RejoinCode,
+    RejoinError,
+    RoomState,
+    RoomWrite,
+    SeatListing,
+    SeatState,
+    SeatToken,
+    StaleRoom,
+    StoredMatch,
+)
+from .rooms import RoomStore
+from .seats import SeatStore
+
+
+@dataclass(frozen=True)
+class Storage:
+    db: Database
+    rooms: RoomStore
+    seats: SeatStore
+    codes: CodeStore
+    listings: ListingStore
+    leases: LeaseStore
+    purges: PurgeStore
+
+    @classmethod
+    def open(cls, url: str, sqlite_synchronous: str = "FULL") -> Storage:
+        db = Database(url, sqlite_synchronous)
+        return cls(
+            db, RoomStore(db), SeatStore(db), CodeStore(db), ListingStore(db), LeaseStore(db),
+            PurgeStore(db),
+        )  # fmt: skip
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+__all__ = [
+    "CodeStore", "Database", "FinishedMatch", "LeaseStore", "Listing", "ListingStore",
+    "MoveRecord", "Owner", "PurgeStore", "RejoinCode", "RejoinError", "RoomState", "RoomStore",
+    "RoomWrite", "SeatListing", "SeatState", "SeatStore", "SeatToken", "SecondProcess",
+    "StaleRoom", "Storage", "StoredMatch", "lock_sqlite_file", "make_engine",
+]  # fmt: skip

@@ -1,0 +1,254 @@
+"""The database: its engines (SQLite through aiosqlite, PostgreSQL through asyncpg, by
+``DATABASE_URL`` alone), one process per SQLite file, and THE writer.
+
+All writes go through one writer task that commits whatever is waiting in one transaction
+(group commit): one fsync for many moves, and no two connections fighting for SQLite's
+write lock. Each caller still returns only after its own write committed. A job is a
+function of a plain connection, run in the writer's transaction; it returns an exception
+for a domain outcome (a stale copy, a code already used) instead of raising it, having
+written nothing, so the outcome never shares the fate of the other writes of its batch.
+Jobs of a batched kind (a room's ``RoomWrite``) are run together by their kind's function,
+in one set of statements. On SQLite the batch runs in one thread on the plain driver; on
+PostgreSQL on the async connection. Reads use the async engine's pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+
+class SecondProcess(RuntimeError):
+    """Another server process already serves this SQLite file."""
+
+
+def storable(text: str) -> bool:
+    """Text the database can compare: PostgreSQL refuses a NUL even in a WHERE clause, and
+    no id, code or hash of ours holds one (a caller's id that does names nothing)."""
+    return "\x00" not in text
+
+
+# -- engines ------------------------------------------------------------------------------
+
+
+def _sqlite_pragmas(synchronous: str) -> Any:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return on_connect
+
+
+def async_url(url: str) -> str:
+    """``postgresql://…`` and ``postgres://…`` (no driver named) mean asyncpg."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+asyncpg://" + url.removeprefix(plain)
+    return url
+
+
+def make_engine(url: str, sqlite_synchronous: str = "FULL") -> AsyncEngine:
+    url = async_url(url)
+    engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
+    if engine.dialect.name == "sqlite":
+        event.listen(engine.sync_engine, "connect", _sqlite_pragmas(sqlite_synchronous))
+    return engine
+
+
+def _sync_sqlite_engine(url: str, synchronous: str) -> Engine:
+    """The writer's own engine on SQLite: the plain driver in one thread, so a whole
+    commit batch costs one hop off the event loop (not one per statement)."""
+    engine = create_engine(
+        make_url(url).set(drivername="sqlite"), connect_args={"check_same_thread": False}
+    )
+    event.listen(engine, "connect", _sqlite_pragmas(synchronous))
+    return engine
+
+
+def sqlite_path(url: str) -> Path | None:
+    parsed = make_url(url)
+    if not parsed.drivername.startswith("sqlite") or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database or "")
+
+
+_held: dict[Path, int] = {}  # lock file -> its descriptor, held for the process's life
+
+
+def lock_sqlite_file(url: str) -> None:
+    """Takes an exclusive lock on ``<db>.lock`` beside the SQLite file of ``url`` (once per
+    process): SQLite serves one process, so a second one on the same file is refused at
+    start with SecondProcess. The kernel drops the lock when the process dies, however it
+    dies. Nothing to do for other databases."""
+    db = sqlite_path(url)
+    if db is None:
+        return
+    path = db.resolve().with_name(db.name + ".lock")
+    if path in _held:
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise SecondProcess(
+            f"Another server process already uses {db}: SQLite serves one process. Stop it, "
+            "or use PostgreSQL (DATABASE_URL=postgresql+asyncpg://...) to run several."
+        ) from None
+    _held[path] = fd
+
+
+# -- the writer -------------------------------------------------------------------------
+
+# one write, as a function of a plain connection (run in the writer's transaction)
+Job = Callable[[Connection], Any]
+# the function that runs every job of a batched kind in one batch, results in order
+BatchRunner = Callable[[Connection, list[Any]], list[Any]]
+MAX_BATCH = 512
+Pending = tuple[Any, "asyncio.Future[Any]"]
+
+
+class Database:
+    """The engines and the one writer (see the module's docstring)."""
+
+    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
+        self.engine = make_engine(url, sqlite_synchronous)
+        self._sync: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        self._sync_conn: Connection | None = None
+        if self.engine.dialect.name == "sqlite":
+            self._sync = _sync_sqlite_engine(url, sqlite_synchronous)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
+        self._batched: dict[type[Any], BatchRunner] = {}
+        self._pending: list[Pending] = []
+        self._wake = asyncio.Event()
+        self._writer: asyncio.Task[None] | None = None
+        self._conn: AsyncConnection | None = None
+        self._closing = False
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    def batch(self, kind: type[Any], runner: BatchRunner) -> None:
+        """Jobs that are instances of ``kind`` are run together by ``runner``."""
+        self._batched[kind] = runner
+
+    async def close(self) -> None:
+        """Lets the writer commit everything queued (the batch in flight too), then closes."""
+        self._closing = True
+        if self._writer is not None and not self._writer.done():
+            self._wake.set()
+            await self._writer
+        await self._drop_writer_connection()
+        if self._thread is not None:
+            self._thread.shutdown(wait=True)
+        if self._sync is not None:
+            self._sync.dispose()
+        await self.engine.dispose()
+
+    async def write(self, job: Any) -> Any:
+        """Commits ``job`` (a ``Job``, or an instance of a batched kind); returns its result,
+        or raises the exception it returned (nothing of it was written)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((job, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_loop())
+        self._wake.set()
+        result = await future
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    async def _write_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._pending:
+                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                await self._commit_batch(batch)
+            if self._closing:
+                return
+
+    async def _commit_batch(self, batch: list[Pending]) -> None:
+        jobs = [job for job, _ in batch]
+        try:
+            results = await self._run(jobs)
+        except Exception as exc:
+            await self._drop_writer_connection()
+            if len(batch) == 1:
+                if not batch[0][1].done():
+                    batch[0][1].set_exception(exc)
+                return
+            # the database failed (not a domain outcome): commit each alone, so only the
+            # one at fault fails
+            for item in batch:
+                await self._commit_batch([item])
+            return
+        for (_, future), result in zip(batch, results, strict=True):
+            if not future.done():
+                future.set_result(result)
+
+    def _run_jobs(self, conn: Connection, jobs: list[Any]) -> list[Any]:
+        """Runs a batch's jobs in ``conn``'s transaction: each batched kind together (the
+        hot path: a room's writes), then the others one by one, in order."""
+        results: list[Any] = [None] * len(jobs)
+        done: set[int] = set()
+        for kind, runner in self._batched.items():
+            indexes = [i for i, job in enumerate(jobs) if isinstance(job, kind)]
+            if indexes:
+                for i, result in zip(
+                    indexes, runner(conn, [jobs[i] for i in indexes]), strict=True
+                ):
+                    results[i] = result
+                done.update(indexes)
+        for i, job in enumerate(jobs):
+            if i not in done:
+                results[i] = job(conn)
+        return results
+
+    async def _run(self, jobs: list[Any]) -> list[Any]:
+        def run(conn: Connection) -> list[Any]:
+            with conn.begin():
+                return self._run_jobs(conn, jobs)
+
+        if self._thread is not None:
+            return await asyncio.get_running_loop().run_in_executor(
+                self._thread, lambda: run(self._sync_connection())
+            )
+        if self._conn is None:
+            self._conn = await self.engine.connect()
+        conn = self._conn
+        async with conn.begin():
+            return list(await conn.run_sync(self._run_jobs, jobs))
+
+    def _sync_connection(self) -> Connection:
+        """The SQLite writer keeps one connection, used only by its thread."""
+        assert self._sync is not None
+        if self._sync_conn is None:
+            self._sync_conn = self._sync.connect()
+        return self._sync_conn
+
+    async def _drop_writer_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        sync_conn, self._sync_conn = self._sync_conn, None
+        if sync_conn is not None and self._thread is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(self._thread, sync_conn.close)

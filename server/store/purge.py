@@ -1,0 +1,97 @@
+"""Forgetting, on a schedule (``run_purges``, started by the app's lifespan), and the
+deletes it makes (``PurgeStore``).
+
+Every ``PURGE_INTERVAL`` seconds (and once at start): rooms nobody touched (no write of any
+kind: join, move, presence, rematch) for ``PURGE_ROOMS_AFTER`` seconds are deleted with
+their seats, moves, finished matches and rejoin codes, unless they are in use right now
+(``in_use``: the rooms in this process's memory or being loaded); and rejoin codes that
+expired more than ``PURGE_CODES_AFTER`` seconds ago are deleted (until then a late try
+still hears "ya venció" rather than "no existe"). Deletes go in batches, each its own short
+transaction through the storage's one writer, so games go on meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from sqlalchemy import Connection, delete, exists, select
+
+from ..config import Settings
+from .database import Database
+from .tables import finished_matches, moves, nodes, rejoin_codes, replay_links, rooms, seats
+
+log = logging.getLogger("server.purge")
+BATCH = 500
+
+
+class PurgeStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def purge(
+        self, rooms_before: float, codes_before: float, keep: frozenset[str], batch: int = 500
+    ) -> tuple[int, int]:
+        # every write of a room sets its updated_at (moves, joins, presence, rematches)
+        def job(conn: Connection) -> tuple[int, int]:
+            codes = conn.execute(
+                delete(rejoin_codes).where(rejoin_codes.c.expires_at < codes_before)
+            )
+            conn.execute(delete(nodes).where(nodes.c.lease_until < codes_before))
+            now = time.time()
+            held = exists().where(nodes.c.id == rooms.c.owner, nodes.c.lease_until >= now)
+            ids = [
+                row.id
+                for row in conn.execute(
+                    # locked: a write racing the purge (another process) waits, then finds the
+                    # room gone and is refused as stale, instead of landing beside the delete;
+                    # a room some process holds now is kept
+                    select(rooms.c.id)
+                    .where(rooms.c.updated_at < rooms_before, ~held)
+                    .order_by(rooms.c.updated_at)
+                    .limit(batch + len(keep))
+                    .with_for_update()
+                ).all()
+                if row.id not in keep
+            ][:batch]
+            if ids:
+                for table in (seats, moves, finished_matches, rejoin_codes, replay_links):
+                    conn.execute(delete(table).where(table.c.room_id.in_(ids)))
+                conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
+            return len(ids), max(0, int(codes.rowcount or 0))  # -1: no count (asyncpg)
+
+        result: tuple[int, int] = await self.db.write(job)
+        return result
+
+
+async def purge_once(
+    store: PurgeStore, settings: Settings, in_use: Callable[[], frozenset[str]]
+) -> tuple[int, int]:
+    """One purge, all batches; returns (rooms, codes) deleted."""
+    now = time.time()
+    rooms_total = codes_total = 0
+    while True:
+        rooms_deleted, codes = await store.purge(
+            now - settings.purge_rooms_after, now - settings.purge_codes_after, in_use(), BATCH
+        )
+        rooms_total += rooms_deleted
+        codes_total += codes
+        if rooms_deleted < BATCH:
+            return rooms_total, codes_total
+
+
+async def run_purges(
+    store: PurgeStore, settings: Settings, in_use: Callable[[], frozenset[str]]
+) -> None:
+    while True:
+        try:
+            rooms_deleted, codes = await purge_once(store, settings, in_use)
+            if rooms_deleted or codes:
+                log.info(
+                    "purged %d abandoned rooms and %d expired rejoin codes", rooms_deleted, codes
+                )
+        except Exception:
+            log.exception("purge failed; trying again at the next interval")
+        await asyncio.sleep(settings.purge_interval)

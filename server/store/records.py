@@ -1,0 +1,172 @@
+"""What is stored, as plain frozen values: a room's whole state (``RoomState``: everything
+that decides what happens next, as stored and as held by the room's actor), one write of a
+room (``RoomWrite``), and the rows the other stores read and write. The match itself is not
+here: it is the seed plus the stored moves (``Match.replay``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+Mode = Literal["computer", "friend"]
+PresenceKind = Literal["arriving", "here", "away"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """A person's seat: ``presence`` is "arriving" (not connected since the seat was
+    taken), "here" or "away", since ``since`` (epoch seconds; the grace period counts from
+    there); ``takeover`` the computer level playing it for now; ``rematch`` whether its
+    player asked for another match."""
+
+    presence: PresenceKind = "arriving"
+    since: float | None = None
+    takeover: str | None = None
+    rematch: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoomState:
+    id: str
+    mode: Mode
+    level: str | None  # the computer's level (computer rooms)
+    seed: str  # of the current match
+    match_no: int
+    match_start_seq: int  # the seq before this match's first move (its rematch event)
+    seq: int  # the room's last numbered event
+    version: int  # bumped by every write; writes are conditional on it
+    names: tuple[str, str | None]  # seat 1 is None until the friend joins
+    invite: str | None
+    seats: tuple[SeatState, SeatState]
+    # por turnos (friend rooms): played over days; no stall check, and the seat of a friend
+    # who left goes to the computer only when the other asks for it (docs/protocol.md)
+    turns: bool = False
+    watch: str | None = None  # the watch link's code (/v/<code>): set when the room is made
+
+    def with_seat(self, seat: int, state: SeatState) -> RoomState:
+        seats = (state, self.seats[1]) if seat == 0 else (self.seats[0], state)
+        return replace(self, seats=seats)
+
+    def computer_seat(self, seat: int) -> bool:
+        """The seat is the computer's own (a computer room's seat 1)."""
+        return self.mode == "computer" and seat == 1
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    seq: int
+    match_no: int
+    seat: int
+    move: str  # NOTATION.md JSON text
+    client_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatch:
+    match_no: int
+    seed: str
+    winner: int | None
+    scores: tuple[int, int]
+    first_seq: int
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class RejoinCode:
+    id: int
+    room_id: str
+    seat: int
+    expires_at: float
+    used_at: float | None
+    key_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToken:
+    token_hash: str
+    join_key_hash: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Who holds a room: the process (None: nobody) and until when its lease runs."""
+
+    node: str | None
+    lease_until: float
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What Mis partidas shows of a room without replaying it, as of a write: the seat to
+    move (None unless playing) and the match scores."""
+
+    turn: int | None
+    scores: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatListing:
+    """One seat's game, as stored (``Storage.list_seats``). ``scores`` None: the room was
+    not written since the listing columns were added (rebuild it to know)."""
+
+    token_hash: str
+    room_id: str
+    seat: int
+    mode: str
+    level: str | None
+    turns: bool
+    status: str
+    names: tuple[str, str | None]
+    match_no: int
+    turn: int | None
+    scores: tuple[int, int] | None
+    last_move_at: float | None
+    created_at: float
+    rematch: tuple[bool, bool]
+    takeover: tuple[str | None, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A match as stored: its seed, its moves (seat, NOTATION.md text) and whether it is
+    over by the room's own account (``Storage.load_match``)."""
+
+    room_id: str
+    match_no: int
+    mode: str
+    level: str | None
+    names: tuple[str, str | None]
+    seed: str
+    moves: tuple[tuple[int, str], ...]
+    finished: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RoomWrite:
+    """One write of a room: ``room`` is its state after (``version`` one more than the
+    version it was decided from), by the owner that took the room at ``epoch``: the
+    database refuses it unless both still hold. ``seats`` are the seat rows to update from
+    ``room``."""
+
+    room: RoomState
+    status: str
+    seats: tuple[int, ...] = ()
+    move: MoveRecord | None = None
+    finished: FinishedMatch | None = None
+    join: tuple[str, str | None] | None = None  # seat 1 taken: (token hash, join key hash)
+    new_token: tuple[int, str] | None = None  # a seat moved: (seat, new token hash)
+    use_code: tuple[int, str | None] | None = None  # the rejoin code used: (id, key hash)
+    epoch: int = field(kw_only=True)
+    listing: Listing | None = None  # None: the listing columns are left as they are
+
+
+class StaleRoom(Exception):
+    """The room was written by someone else since this copy read it, or another process
+    took it (a newer epoch): nothing written."""
+
+
+class RejoinError(Exception):
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code  # "code_unknown" | "code_expired" | "code_used"

@@ -1,0 +1,232 @@
+"""The HTTP API (docs/protocol.md): each handler reads its request, calls its use case
+(server/lobby/) and says how HTTP puts the answer; errors carry a code and a Spanish
+message, with the status chosen from the code (``STATUS``), never a stack trace."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+
+from ..cluster import is_outage
+from ..edge.limits import client_key
+from ..edge.security import origin_allowed
+from ..edge.shared_limits import Budget, RateLimit
+from ..protocol import ApiError, ProtocolError, loads
+from .qr import shareable_path
+from .services import limits_of, services_of, settings_of
+
+log = logging.getLogger("server.web")
+
+MAX_BODY = 4096
+SHORT_CODE_MAX = 12  # a rejoin code this long or shorter is the short one (lobby.rejoin)
+
+# the HTTP status of each API error code (the use cases say what happened; this says how
+# HTTP puts it)
+STATUS = {
+    "bad_request": 400,
+    "bad_mode": 400,
+    "bad_level": 400,
+    "bad_name": 400,
+    "bad_key": 400,
+    "bad_qr_text": 400,
+    "bad_token": 401,
+    "bad_origin": 403,
+    "invite_unknown": 404,
+    "room_unknown": 404,
+    "code_unknown": 404,
+    "not_found": 404,
+    "room_full": 409,
+    "code_expired": 410,
+    "code_used": 410,
+    "rate_limited": 429,
+    "server_error": 500,
+    "reconnecting": 503,
+    "bad_host": 400,
+    "busy": 503,
+    "bad_turns": 400,
+    "bad_tokens": 400,
+    "bad_match": 404,
+    "not_finished": 409,
+    "replay_unknown": 404,
+}
+
+
+def status_of(error: ApiError) -> int:
+    return error.status or STATUS.get(error.code, 400)
+
+
+async def limited(request: Request, name: str) -> None:
+    """Per address (IPv6: per /64), before the body is even read."""
+    limit: RateLimit = getattr(limits_of(request), name)
+    if not await limit.allow(client_key(request.client.host if request.client else None)):
+        raise ApiError("rate_limited", "Demasiados intentos. Espera un momento.")
+
+
+CODES_PAUSED = "Hubo demasiados intentos con códigos equivocados. Espera un minuto o usa el enlace."
+
+
+async def budget_of(request: Request, name: str) -> Budget:
+    budget: Budget = getattr(limits_of(request), name)
+    if await budget.exhausted():
+        raise ApiError("rate_limited", CODES_PAUSED)
+    return budget
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    if not origin_allowed(
+        request.headers.get("origin"), request.headers.get("host"), settings_of(request)
+    ):
+        raise ApiError("bad_origin")
+    body = b""
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise ApiError("bad_request", status=413)
+    except ClientDisconnect:  # gone before it finished: nobody to answer, nothing to log
+        raise ApiError("bad_request") from None
+    try:
+        data = loads(body)  # invalid UTF-8, lone surrogates, deep nesting: a ValueError
+    except ValueError:
+        raise ApiError("bad_request") from None
+    if not isinstance(data, dict):
+        raise ApiError("bad_request")
+    return data
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def api(handler: Handler) -> Handler:
+    """JSON errors with a code and a Spanish message; never a stack trace to a client."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ApiError as exc:
+            return JSONResponse(exc.body(), status_code=status_of(exc))
+        except ProtocolError as exc:  # from a room (e.g. it stopped under the request)
+            error = ApiError(exc.code)
+            return JSONResponse(error.body(), status_code=status_of(error))
+        except Exception as exc:
+            if is_outage(exc):  # the database or Redis is away for a moment
+                error = ApiError("reconnecting")
+                return JSONResponse(error.body(), status_code=status_of(error))
+            log.exception("error in %s", handler.__name__)
+            return JSONResponse(ApiError("server_error").body(), status_code=500)
+
+    wrapped.__name__ = handler.__name__
+    return wrapped
+
+
+# -- HTTP handlers -------------------------------------------------------------------------
+
+
+@api
+async def create_room(request: Request) -> Response:
+    await limited(request, "rooms")
+    data = await read_json(request)
+    answer = await services_of(request).lobby.create(
+        data.get("mode"), data.get("level"), data.get("name"), data.get("turns", False)
+    )
+    return JSONResponse(answer, status_code=201)
+
+
+@api
+async def invitation(request: Request) -> Response:
+    await limited(request, "join")
+    budget = await budget_of(request, "invite_failures")
+    try:
+        answer = await services_of(request).lobby.invitation(request.path_params["invite"])
+    except ApiError as exc:
+        if exc.code == "invite_unknown":
+            await budget.charge()
+        raise
+    return JSONResponse(answer)
+
+
+@api
+async def join_room(request: Request) -> Response:
+    await limited(request, "join")
+    data = await read_json(request)
+    budget = await budget_of(request, "invite_failures")
+    try:
+        answer = await services_of(request).lobby.join(
+            data.get("invite"), data.get("name"), data.get("key")
+        )
+    except ApiError as exc:
+        if exc.code == "invite_unknown":
+            await budget.charge()
+        raise
+    return JSONResponse(answer)
+
+
+@api
+async def room_summary(request: Request) -> Response:
+    return JSONResponse(await services_of(request).lobby.summary(request.path_params["room"]))
+
+
+@api
+async def my_games(request: Request) -> Response:
+    """POST: seat tokens are secrets, so they travel in the body, never in a URL."""
+    await limited(request, "games")
+    data = await read_json(request)
+    return JSONResponse(await services_of(request).games.list(data.get("tokens")))
+
+
+@api
+async def make_replay_link(request: Request) -> Response:
+    await limited(request, "replays")
+    data = await read_json(request)
+    answer = await services_of(request).games.replay_link(data.get("token"), data.get("match"))
+    return JSONResponse(answer, status_code=201)
+
+
+@api
+async def replay(request: Request) -> Response:
+    await limited(request, "replays")
+    answer = await services_of(request).games.replay(request.path_params["code"])
+    # a finished match never changes: a shared link may be cached by the browser
+    return JSONResponse(answer, headers={"Cache-Control": "private, max-age=3600"})
+
+
+@api
+async def create_rejoin_code(request: Request) -> Response:
+    await limited(request, "join")
+    data = await read_json(request)
+    answer = await services_of(request).lobby.make_rejoin_code(data.get("token"))
+    return JSONResponse(answer, status_code=201)
+
+
+@api
+async def use_rejoin_code(request: Request) -> Response:
+    await limited(request, "join")
+    data = await read_json(request)
+    code = data.get("code")
+    # only short codes can be guessed: the long one (192 bits) has no server-wide budget
+    short = isinstance(code, str) and len(code.strip()) <= SHORT_CODE_MAX
+    budget = await budget_of(request, "rejoin_failures") if short else None
+    try:
+        answer = await services_of(request).lobby.rejoin(code, data.get("key"))
+    except ApiError as exc:
+        if budget is not None and exc.code == "code_unknown":
+            await budget.charge()
+        raise
+    return JSONResponse(answer)
+
+
+@api
+async def qr_svg(request: Request) -> Response:
+    """POST, the link's path in the body: a rejoin link is a secret and a query string is
+    written into every proxy's log (server/web/qr.py)."""
+    await limited(request, "qr")
+    path = shareable_path((await read_json(request)).get("text"))
+    settings = settings_of(request)
+    origin = settings.public_origin or f"{request.url.scheme}://{request.headers.get('host', '')}"
+    qr = services_of(request).qr
+    svg = await qr.svg(origin + path, cache=path.startswith(("/j/", "/v/")))
+    return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,127 @@
+"""The app: ``create_app(settings)``, and its lifespan, the composition root: the one place
+that makes the storage, the hub, the computer players, the rooms, the lease and the use
+cases, and decides which gets which (``Services``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+
+from ..ai.pool import AiPool, cores
+from ..cluster import Hub, Lease, LocalHub, RedisHub, new_node_id
+from ..config import Settings
+from ..edge.security import SecurityMiddleware
+from ..edge.shared_limits import RedisLink, failure_budget, rate_limit
+from ..lobby.games import Games
+from ..lobby.lobby import Lobby
+from ..rooms import RoomRegistry, Router
+from ..store import Storage, lock_sqlite_file
+from ..store.migrate import upgrade
+from ..store.purge import run_purges
+from .pages import http_error
+from .qr import QrMaker
+from .routes import routes
+from .services import Limits, Services
+from .static import add_compression
+
+
+def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Starlette:
+    settings = settings or Settings.from_env()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        lock_sqlite_file(settings.database_url)  # one process a SQLite file
+        if migrate:
+            await asyncio.to_thread(upgrade, settings.database_url)
+        storage = Storage.open(settings.database_url, settings.sqlite_synchronous)
+        node = new_node_id(settings.node_name)
+        # one process: every room is ours. Several (REDIS_URL): rooms are shared by leases,
+        # and frames and room commands travel between the processes over Redis
+        redis_hub = RedisHub(settings.redis_url, node) if settings.redis_url else None
+        hub: Hub = redis_hub or LocalHub()
+        # the shared rate limits use the hub's client (server/edge/shared_limits.py)
+        app.state.redis = redis_hub.redis if redis_hub is not None else None
+        ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
+        registry = RoomRegistry(
+            storage, hub, settings, ai_pool.choose, node=node, shared=redis_hub is not None
+        )
+        router = Router(registry, hub, redis_hub)
+
+        def renewed(live: frozenset[str]) -> None:
+            registry.sweep(live)
+            router.sweep(live)
+
+        lease = Lease(
+            storage.leases, node, settings.lease_seconds,
+            on_renewed=renewed, on_lapsed=registry.drop_all,
+        )  # fmt: skip
+        await lease.renew()  # our lease first: then no one takes our new rooms
+        if redis_hub is not None:
+            redis_hub.on_call = router.call_here
+            redis_hub.on_lost = router.lost_peers
+            await redis_hub.start()
+        leasing = asyncio.create_task(lease.run())
+        qr = QrMaker()
+        app.state.services = Services(
+            settings, storage, hub, registry, router, lease,
+            Lobby(storage, router, settings), Games(storage, registry), qr,
+        )  # fmt: skip
+        purger = (
+            asyncio.create_task(run_purges(storage.purges, settings, registry.in_use))
+            if settings.purge_interval > 0
+            else None
+        )
+        # Everything made so far (modules, classes, the app) lives as long as the process:
+        # keep it out of the garbage collector's full passes, which otherwise pause every
+        # room for tens of milliseconds once there are thousands of sockets.
+        gc.collect()
+        gc.freeze()
+        try:
+            yield
+        finally:
+            if purger is not None:
+                purger.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await purger
+            qr.close()
+            leasing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await leasing
+            await registry.stop_all()
+            if redis_hub is not None:
+                await redis_hub.close()
+            await ai_pool.close()
+            await storage.close()
+
+    app = Starlette(
+        routes=routes(settings),
+        lifespan=lifespan,
+        exception_handlers={HTTPException: http_error},
+        middleware=[Middleware(SecurityMiddleware, settings=settings)],
+    )
+    add_compression(app)  # outermost: it compresses the security layer's answers too
+    app.state.settings = settings
+    # with Redis the limits hold across processes (server/edge/shared_limits.py); its client
+    # is the lifespan's, so until it is made (and whenever Redis is away) they count here
+    link = (
+        RedisLink(lambda: getattr(app.state, "redis", None), settings.redis_prefix)
+        if settings.redis_url
+        else None
+    )
+    failures = settings.code_failures_per_min
+    app.state.limits = Limits(
+        rooms=rate_limit(link, "rooms", settings.rate_rooms_per_min),
+        join=rate_limit(link, "join", settings.rate_join_per_min),
+        qr=rate_limit(link, "qr", settings.rate_qr_per_min),
+        games=rate_limit(link, "games", settings.rate_games_per_min),
+        replays=rate_limit(link, "replays", settings.rate_replays_per_min),
+        invite_failures=failure_budget(link, "invite-codes", failures),
+        rejoin_failures=failure_budget(link, "rejoin-codes", failures),
+    )
+    return app

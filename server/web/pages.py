@@ -1,0 +1,53 @@
+"""The pages: the client's shell at every address a link may open, Starlette's own errors in
+Spanish, and ``/healthz`` for the load balancer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+
+from ..protocol import ApiError
+from .services import services_of, settings_of
+
+
+def spanish_page(text: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
+    return HTMLResponse(
+        f"<!doctype html><meta charset=utf-8><title>Casino</title><p>{text}</p>",
+        status_code=status,
+        headers=headers,
+    )
+
+
+async def index_page(request: Request) -> Response:
+    index = settings_of(request).client_dir / "index.html"
+    if not index.is_file():
+        return spanish_page("El juego todavía no está instalado.", 404)
+    return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (no such path or file, wrong method) in Spanish too: the
+    API's error shape under /api/, a short page elsewhere."""
+    assert isinstance(exc, HTTPException)
+    error = ApiError("not_found" if exc.status_code == 404 else "bad_request")
+    if request.url.path.startswith("/api/"):
+        return JSONResponse(error.body(), status_code=exc.status_code, headers=exc.headers)
+    return spanish_page(error.message, exc.status_code, exc.headers)
+
+
+async def healthz(request: Request) -> Response:
+    """200 while this process holds its lease (it can reach the database); 503 otherwise,
+    so that a load balancer sends players elsewhere meanwhile."""
+    services = services_of(request)
+    held = services.lease.held
+    return JSONResponse(
+        {
+            "ok": held,
+            "node": services.registry.node,
+            "rooms_in_memory": len(services.registry.rooms),
+        },
+        status_code=200 if held else 503,
+    )

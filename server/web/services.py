@@ -1,0 +1,61 @@
+"""What the handlers use, made once by the lifespan (``app.py``, the composition root) and
+found on ``app.state``: the limits from the app's creation (``Limits``), everything else
+from the lifespan (``Services``). No handler makes or looks up a dependency of its own."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import Request
+from starlette.websockets import WebSocket
+
+from ..cluster import Hub, Lease
+from ..config import Settings
+from ..edge.shared_limits import Budget, RateLimit
+from ..lobby.games import Games
+from ..lobby.lobby import Lobby
+from ..rooms import RoomRegistry, Router
+from ..store import Storage
+from .qr import QrMaker
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per address (IPv6: per /64) rate limits, and the server-wide budgets of wrong short
+    codes (shared through Redis when there is one, server/edge/shared_limits.py)."""
+
+    rooms: RateLimit
+    join: RateLimit
+    qr: RateLimit
+    games: RateLimit
+    replays: RateLimit
+    invite_failures: Budget
+    rejoin_failures: Budget
+
+
+@dataclass(frozen=True)
+class Services:
+    settings: Settings
+    storage: Storage
+    hub: Hub
+    registry: RoomRegistry
+    router: Router
+    lease: Lease
+    lobby: Lobby
+    games: Games
+    qr: QrMaker
+
+
+def services_of(request: Request | WebSocket) -> Services:
+    services: Services = request.app.state.services
+    return services
+
+
+def limits_of(request: Request | WebSocket) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def settings_of(request: Request | WebSocket) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings

@@ -1,0 +1,246 @@
+"""The websocket session: one socket from its accept to its close. Its first message says
+whose seat it is (``hello``) or which room it watches (``watch``); every message after that
+goes to its room command (``dispatch``), wherever the room lives (``Router``). Frames reach
+the socket through the hub (``Socket`` is the hub's ``Sink``): a queue and a writer task,
+so a slow phone never holds up its room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import assert_never
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..cluster import WATCHERS, Hub, is_outage, new_conn_id
+from ..edge.limits import TokenBucket
+from ..edge.security import origin_allowed
+from ..lobby.lobby import hash_secret
+from ..protocol import (
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    CLOSE_RECONNECT,
+    CLOSE_SERVER_ERROR,
+    ClientMessage,
+    Hello,
+    MoveMsg,
+    Ping,
+    Pong,
+    ProtocolError,
+    React,
+    Rematch,
+    Takeover,
+    WatchMsg,
+    encode,
+    message_id,
+    parse_client,
+)
+from ..rooms import Router
+from ..rooms import commands as cmd
+from ..store import Storage
+from .services import services_of
+
+log = logging.getLogger("server.web")
+
+
+class Socket:
+    """One websocket: a queue of frames to send and a writer task. ``deliver`` and ``close``
+    only queue (it is the hub's ``Sink``)."""
+
+    def __init__(self, websocket: WebSocket, max_queue: int, conn_id: str) -> None:
+        self.websocket = websocket
+        self.id = conn_id  # names this process: the room's owner may be another one
+        self.max_queue = max_queue
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self.closed = False
+
+    def deliver(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.max_queue:
+            self.close(CLOSE_POLICY)  # too slow to keep up: it can reconnect and resume
+            return
+        self.queue.put_nowait(text)
+
+    def close(self, code: int) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(code)
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if isinstance(item, int):
+                    await self.websocket.close(item)
+                    return
+                await self.websocket.send_text(item)
+        except Exception:  # the socket went away: the reader sees it too
+            self.closed = True
+
+
+@dataclass(frozen=True, slots=True)
+class AtSeat:
+    """A socket that said hello to a seat."""
+
+    room: str
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Watcher:
+    """A socket that watches a room."""
+
+    room: str
+
+
+Listener = AtSeat | Watcher
+
+# a first message refused with one of these closes the socket: it cannot become valid
+CLOSING_CODES = ("bad_token", "rate_limited", "watch_unknown", "watchers_full")
+
+
+def channel(listener: Listener) -> int:
+    """The hub's channel of the listener: its seat, or the room's watchers."""
+    return listener.seat if isinstance(listener, AtSeat) else WATCHERS
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    services = services_of(websocket)
+    settings, router, hub = services.settings, services.router, services.hub
+    await websocket.accept()
+    if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings):
+        await websocket.send_text(ProtocolError("bad_origin").to_text())
+        await websocket.close(CLOSE_POLICY)
+        return
+    sock = Socket(websocket, settings.ws_queue, new_conn_id(services.registry.node))
+    writer = asyncio.create_task(sock.writer())
+    bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
+    listener: Listener | None = None
+    try:
+        while not sock.closed:
+            if listener is None:  # a socket that never says hello does not stay open
+                try:
+                    frame = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
+                except TimeoutError:
+                    sock.deliver(ProtocolError("hello_first").to_text())
+                    sock.close(CLOSE_POLICY)
+                    break
+            else:
+                frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:
+                text = frame.get("bytes") or b""
+            if not bucket.allow():
+                sock.deliver(ProtocolError("rate_limited", id=message_id(text)).to_text())
+                if bucket.refused >= settings.ws_flood_close:
+                    sock.close(CLOSE_POLICY)
+                continue
+            try:
+                message = parse_client(text)
+                if listener is None:
+                    listener = await hello(services.storage, router, hub, sock, message)
+                else:
+                    await dispatch(router, listener, sock, message)
+            except ProtocolError as exc:
+                sock.deliver(exc.to_text())
+                if listener is None and exc.code in CLOSING_CODES:
+                    sock.close(CLOSE_POLICY)
+                elif listener is None and exc.code == "server_error":
+                    sock.close(CLOSE_SERVER_ERROR)  # reconnecting finds the room afresh
+                elif exc.code == "reconnecting":
+                    sock.close(CLOSE_RECONNECT)  # try again, on any process
+            except Exception as exc:
+                if is_outage(exc):  # the database or Redis is away: the client comes back
+                    sock.deliver(ProtocolError("reconnecting").to_text())
+                    sock.close(CLOSE_RECONNECT)
+                    continue
+                log.exception("error handling a websocket message")
+                sock.deliver(ProtocolError("server_error").to_text())
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if listener is not None:
+            hub.unregister(listener.room, channel(listener), sock.id)
+            gone: cmd.Command = (
+                cmd.Detach(listener.seat, sock.id)
+                if isinstance(listener, AtSeat)
+                else cmd.Unwatch(sock.id)
+            )
+            with contextlib.suppress(Exception):
+                await router.call(listener.room, gone)
+        sock.close(CLOSE_NORMAL)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+
+
+async def hello(
+    storage: Storage, router: Router, hub: Hub, sock: Socket, message: ClientMessage
+) -> Listener:
+    """The first message of a socket: whose seat it is, or which room it watches (the room's
+    actor sends the welcome)."""
+    if isinstance(message, WatchMsg):
+        room_id = await storage.codes.room_for_watch(message.code)
+        if room_id is None:
+            raise ProtocolError("watch_unknown")
+        listener: Listener = Watcher(room_id)
+        command: cmd.Command = cmd.Watch(sock.id, message.since)
+        unknown = "watch_unknown"
+    elif isinstance(message, Hello):
+        found = await storage.seats.room_of(hash_secret(message.token))
+        if found is None:
+            raise ProtocolError("bad_token")
+        listener = AtSeat(*found)
+        command = cmd.Attach(found[1], sock.id, message.since)
+        unknown = "bad_token"
+    else:
+        raise ProtocolError("hello_first")
+    hub.register(listener.room, channel(listener), sock.id, sock)
+    try:
+        if await router.call(listener.room, command) is None:
+            raise ProtocolError(unknown)
+    except BaseException:
+        hub.unregister(listener.room, channel(listener), sock.id)
+        raise
+    return listener
+
+
+async def dispatch(
+    router: Router, listener: Listener, sock: Socket, message: ClientMessage
+) -> None:
+    """One message from a seat that said hello (or a watcher): each kind to its room
+    command. A watcher may only ping."""
+    if isinstance(listener, Watcher):
+        if isinstance(message, Ping):
+            sock.deliver(encode(Pong()))
+            return
+        raise ProtocolError(
+            "already_hello" if isinstance(message, Hello | WatchMsg) else "watch_only"
+        )
+    room, seat = listener.room, listener.seat
+    match message:
+        case MoveMsg(move, seq, move_id):
+            answer = await router.call(room, cmd.Submit(seat, move, seq, move_id))
+            if answer is not None:
+                sock.deliver(answer)
+        case Takeover(level, confirmed):
+            await router.call(room, cmd.Takeover(seat, level, confirmed))
+        case Rematch():
+            await router.call(room, cmd.Rematch(seat))
+        case React(reaction, react_id):
+            try:
+                await router.call(room, cmd.React(seat, reaction))
+            except ProtocolError as exc:
+                exc.id = react_id
+                raise
+        case Ping():
+            sock.deliver(encode(Pong()))
+        case Hello() | WatchMsg():
+            raise ProtocolError("already_hello")
+        case _:
+            assert_never(message)
