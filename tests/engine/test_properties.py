@@ -332,8 +332,9 @@ def test_the_decks_of_a_seed_never_change() -> None:
 
 
 def test_a_hand_deals_4_4_4_then_five_more_rounds_of_4_4() -> None:
-    """RULES.md 2: 4 to the non-dealer, 4 to the dealer, 4 to the table, in deck order;
-    then, each time both hands are empty, 4 and 4 more: six deals, 48 plays a hand."""
+    """RULES.md 2 and NOTATION.md, Position: 4 to the non-dealer, 4 to the dealer, 4 to the
+    table, in deck order; then, each time both hands are empty, 4 and 4 more: six deals, 48
+    plays a hand."""
     match = Match.new("deals")
     deck = shuffled_deck("deals", 0)
     assert sorted(deck) == sorted(DECK)

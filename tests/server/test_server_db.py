@@ -91,6 +91,7 @@ async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
         )
     await engine.dispose()
     assert differences == []  # columns, types, keys, unique constraints, indexes
+    # the head: revision "0004", in migrations/versions/0005_watch_codes.py
     assert db.rows("select version_num from alembic_version") == [("0004",)]
 
 
@@ -129,6 +130,7 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
         "alembic_version",
     } <= tables
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    # the head: revision "0004" (0005_watch_codes.py)
     assert con.execute("select version_num from alembic_version").fetchone()[0] == "0004"
     con.close()
 

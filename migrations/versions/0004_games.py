@@ -12,8 +12,12 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+# The file's name gives the order the migrations run in (0004, the fourth);
+# it was 0003_games.py. The ids below are unchanged and must stay so: deployed
+# databases store them in alembic_version, and Alembic runs the migrations in the order
+# of the down_revision chain, not by file name.
 revision = "0003_games"
-down_revision = "0003"  # after 0003_cluster
+down_revision = "0003"  # 0003_cluster.py
 branch_labels = None
 depends_on = None
 

@@ -13,8 +13,12 @@ import secrets
 import sqlalchemy as sa
 from alembic import op
 
+# The file's name gives the order the migrations run in (0005, the fifth);
+# it was 0004_watch_codes.py. The ids below are unchanged and must stay so: deployed
+# databases store them in alembic_version, and Alembic runs the migrations in the order
+# of the down_revision chain, not by file name.
 revision = "0004"
-down_revision = "0003_games"
+down_revision = "0003_games"  # 0004_games.py
 branch_labels = None
 depends_on = None
 
