@@ -24,7 +24,9 @@ fi
 skip_unless_up PostgreSQL 127.0.0.1:5432 pg_up SKIP_POSTGRES
 skip_unless_up Redis 127.0.0.1:6379 redis_up SKIP_REDIS
 .venv/bin/ruff check server tests benchmarks
+.venv/bin/ruff format --check server tests benchmarks scripts
 .venv/bin/mypy
+.venv/bin/lint-imports  # the server's layers (pyproject.toml, docs/architecture.md)
 if [ $# -gt 0 ]; then
     exec .venv/bin/python -m pytest -q "$@"
 fi

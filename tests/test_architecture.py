@@ -52,9 +52,7 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_tarjan_finds_a_cycle_and_only_cycles() -> None:
-    assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [
-        ["a", "b", "c"]
-    ]
+    assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert strongly_connected({"a": {"b"}, "b": set()}) == []
 
 

@@ -4,17 +4,13 @@ temporary SQLite file, COMPUTER_DELAY=0, a 3 s grace time) and Debian's chromium
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
-
-from browserkit import PHONE, Player  # noqa: E402
-from srvkit import ServerProc  # noqa: E402
+from tests.support.browserkit import PHONE, Player
+from tests.support.srvkit import ServerProc
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -10,9 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from a11y import assert_no_violations
-from browserkit import LANDSCAPE, LAPTOP, PHONE, Player, distinct_solo
-from srvkit import ServerProc
+
+from tests.support.a11y import assert_no_violations
+from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player, distinct_solo
+from tests.support.srvkit import ServerProc
 
 pytestmark = pytest.mark.browser
 

@@ -11,10 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
-from a11y import assert_no_violations
-from browserkit import LANDSCAPE, LAPTOP, PHONE, Player, assert_fits, sheet_numbers
-from srvkit import ServerProc, my_turn, pick_move, split_frame
 from websockets.sync.client import connect as ws_connect
+
+from tests.support.a11y import assert_no_violations
+from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player, assert_fits, sheet_numbers
+from tests.support.srvkit import ServerProc, my_turn, pick_move, split_frame
 
 pytestmark = pytest.mark.browser
 

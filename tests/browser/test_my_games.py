@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from a11y import assert_no_violations
-from browserkit import LAPTOP, PHONE, Player
+
+from tests.support.a11y import assert_no_violations
+from tests.support.browserkit import LAPTOP, PHONE, Player
 
 pytestmark = pytest.mark.browser
 

@@ -10,10 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
-from a11y import assert_no_violations
-from browserkit import LAPTOP, PHONE, Player
-from srvkit import ServerProc, my_turn, pick_move, split_frame
 from websockets.sync.client import connect as ws_connect
+
+from tests.support.a11y import assert_no_violations
+from tests.support.browserkit import LAPTOP, PHONE, Player
+from tests.support.srvkit import ServerProc, my_turn, pick_move, split_frame
 
 pytestmark = pytest.mark.browser
 

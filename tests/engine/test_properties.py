@@ -25,6 +25,7 @@ from server.engine import (
     shuffled_deck,
     view_for,
 )
+from server.engine.moves import KINDS
 
 from .reference import build_kind, reference_moves, rescore
 from .strategies import (
@@ -111,7 +112,7 @@ def test_a_build_makes_a_double_pile_exactly_when_it_is_no_simple_build(
 def _move_anything(position: Position, data: st.DataObject) -> Move:
     """Any well-formed move of a card of the hand: random kind, take-subset and value."""
     card = data.draw(st.sampled_from(position.hands[position.turn]))
-    kind = data.draw(st.sampled_from(["capture", "build", "trail"]))
+    kind = data.draw(st.sampled_from(KINDS))
     if kind == "trail":
         return Move("trail", card)
     items = table_items(position)

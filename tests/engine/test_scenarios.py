@@ -195,11 +195,11 @@ def test_scenario(scenario: dict[str, Any]) -> None:
     for entry in scenario.get("illegal", []):
         move = Move.from_json(entry["move"])
         assert move not in listed, f"{move} should be illegal"
-        with pytest.raises(IllegalMove) as caught:
+        with pytest.raises(IllegalMove) as refused:
             play(position, move)
-        assert caught.value.code == entry["error"], caught.value
-        assert caught.value.message  # a Spanish explanation for the player
-        assert caught.value.message == entry.get("message", caught.value.message)
+        assert refused.value.code == entry["error"], refused.value
+        assert refused.value.message  # a Spanish explanation for the player
+        assert refused.value.message == entry.get("message", refused.value.message)
         checked = True
     for code, expected in scenario.get("llevarte", {}).items():
         options = card_options(position, Card.parse(code))
@@ -217,10 +217,10 @@ def test_scenario(scenario: dict[str, Any]) -> None:
         move = Move.from_json(scenario["play"])
         if "error" in scenario:
             assert move not in listed
-            with pytest.raises(IllegalMove) as caught:
+            with pytest.raises(IllegalMove) as refused:
                 play_step(position, move)
-            assert caught.value.code == scenario["error"], caught.value
-            assert caught.value.message == scenario.get("message", caught.value.message)
+            assert refused.value.code == scenario["error"], refused.value
+            assert refused.value.message == scenario.get("message", refused.value.message)
         else:
             assert move in listed
             step = play_step(position, move)

@@ -13,25 +13,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from clusterkit import Cluster
-from dbkit import Backend, Database, PostgresBackend, SqliteBackend
-from srvkit import ServerProc
 
-INDEX_HTML = "<!doctype html><title>prueba</title><p>cliente de prueba</p>"
-
-
-def _client_dir(tmp: Path) -> Path:
-    client = tmp / "client"
-    client.mkdir()
-    (client / "index.html").write_text(INDEX_HTML)
-    (client / "app.js").write_text("console.log('hola');")
-    return client
-
-
-def skip_unless_there(service: str) -> None:
-    reason = os.environ.get(f"SKIP_{service.upper()}")
-    if reason and os.environ.get("CI") != "true":
-        pytest.skip(reason if reason != "1" else f"SKIP_{service.upper()} is set")
+from tests.support.clusterkit import Cluster
+from tests.support.dbkit import Backend, Database, PostgresBackend, SqliteBackend
+from tests.support.services import client_dir, skip_unless_there
+from tests.support.srvkit import ServerProc
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])
@@ -74,7 +60,7 @@ def server(backend: Backend, tmp_path_factory: pytest.TempPathFactory) -> Iterat
             "WS_BURST": "5000",
             "RATE_ROOMS_PER_MIN": "10000",
             "RATE_JOIN_PER_MIN": "10000",
-            "CLIENT_DIR": str(_client_dir(tmp)),
+            "CLIENT_DIR": str(client_dir(tmp)),
             "ALLOWED_ORIGINS": "https://casino.example",
         },
         backend.database(tmp),

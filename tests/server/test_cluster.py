@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from clusterkit import (
+
+from tests.support.clusterkit import (
     Cluster,
     Player,
     PrivatePostgres,
@@ -21,9 +22,9 @@ from clusterkit import (
     http_until_ok,
     play_rooms,
 )
-from conftest import skip_unless_there
-from dbkit import PostgresBackend
-from srvkit import Client, is_event, play_two, presence, saw
+from tests.support.dbkit import PostgresBackend
+from tests.support.services import skip_unless_there
+from tests.support.srvkit import Client, is_event, play_two, presence, saw
 
 
 @pytest.fixture

@@ -24,12 +24,12 @@ import httpx
 import pytest
 import websockets
 import yaml
-from dbkit import Database
-from srvkit import TIMEOUT, Client, ServerProc, free_port, play_two, play_until
 from starlette.routing import Route
 
 from server.config import Settings
 from server.web.routes import routes
+from tests.support.dbkit import Database
+from tests.support.srvkit import TIMEOUT, Client, ServerProc, free_port, play_two, play_until
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -423,7 +423,7 @@ async def test_websockets_play_through_haproxy_on_both_processes(
         accepted = [len(lines_with(p, '"WebSocket /ws" [accepted]')) for p in procs]
         assert accepted == [2, 2], accepted  # round robin, websockets too
         for client in clients:
-            acks = []
+            acks: list[int] = []
 
             def three_acks(m: dict[str, Any], acks: list[int] = acks) -> bool:
                 if m["type"] == "ack":

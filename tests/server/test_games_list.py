@@ -8,7 +8,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from srvkit import Client, ServerProc, is_event, my_turn, pick_move, play_two, presence
+from tests.support.srvkit import (
+    Client,
+    ServerProc,
+    is_event,
+    my_turn,
+    pick_move,
+    play_two,
+    presence,
+)
 
 
 def my_games(server: ServerProc, *tokens: str) -> list[dict[str, Any] | None]:

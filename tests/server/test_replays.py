@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from srvkit import Client, ServerProc, is_event, pick_move, play_two, play_until, saw
+from tests.support.srvkit import Client, ServerProc, is_event, pick_move, play_two, play_until, saw
 
 
 def replay_link(server: ServerProc, token: str, match: int = 1) -> dict[str, Any]:

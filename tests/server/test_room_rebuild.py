@@ -123,7 +123,8 @@ async def act(world: World, action: tuple[str, int, int]) -> World:
     call = world.router.call
     if kind == "hello" and world.conns[seat] is None:
         world.counter += 1
-        conn = f"c{world.counter}"
+        conn: str | None = f"c{world.counter}"
+        assert conn is not None
         world.hub.register(world.room_id, seat, conn, Sink())
         world.conns[seat] = conn
         await call(world.room_id, Attach(seat, conn, None))

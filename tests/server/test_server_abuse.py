@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 import pytest
-from srvkit import ServerProc
+
+from tests.support.srvkit import ServerProc
 
 JOIN_PER_MIN = 5
 FAILURES = 4

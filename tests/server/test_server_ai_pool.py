@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from srvkit import Client, ServerProc, play_until
+
+from tests.support.srvkit import Client, ServerProc, play_until
 
 WORKER_LINE = re.compile(r"dificil move chosen in worker process (\d+)")
 

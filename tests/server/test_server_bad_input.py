@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 import websockets
-from srvkit import Client, ServerProc, pick_move, presence
 
 from server.engine import DECK
+from tests.support.srvkit import Client, ServerProc, pick_move, presence
 
 
 def moves_in_db(server: ServerProc, room: str) -> int:

@@ -8,6 +8,7 @@ import asyncio
 import json
 import sqlite3
 import threading
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,6 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from dbkit import Database
 from sqlalchemy import event
 
 from server.ai import choose_for_position
@@ -39,13 +39,14 @@ from server.store import (
 )
 from server.store.migrate import upgrade
 from server.store.tables import metadata
+from tests.support.dbkit import Database
 
 
 @pytest.fixture
-async def storage(db: Database) -> Storage:
+async def storage(db: Database) -> AsyncIterator[Storage]:
     await asyncio.to_thread(upgrade, db.url)
     store = Storage.open(db.url)
-    yield store  # type: ignore[misc]
+    yield store
     await store.close()
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import yaml
-from srvkit import ROOT
+
+from tests.support.srvkit import ROOT
 
 
 def test_docker_compose() -> None:

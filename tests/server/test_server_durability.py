@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 import websockets
-from srvkit import Client, ServerProc, pick_move, play_two, play_until
+
+from tests.support.srvkit import Client, ServerProc, pick_move, play_two, play_until
 
 
 def told(*clients: Client) -> dict[int, dict[str, Any]]:

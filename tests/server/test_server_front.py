@@ -18,8 +18,9 @@ from typing import Any
 import httpx
 import pytest
 import segno
-from conftest import _client_dir
-from srvkit import ServerProc
+
+from tests.support.services import client_dir
+from tests.support.srvkit import ServerProc
 
 REQUEST_TIMEOUT = 1.5
 PER_ADDRESS = 4
@@ -46,7 +47,7 @@ def front(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
             "FORWARDED_ALLOW_IPS": "127.0.0.1",
             "PUBLIC_ORIGIN": "https://casino.example",
             "ALLOWED_HOSTS": "juego.example",
-            "CLIENT_DIR": str(_client_dir(tmp)),
+            "CLIENT_DIR": str(client_dir(tmp)),
             "LOG_LEVEL": "info",
         },
         soft_files=256,
@@ -202,7 +203,9 @@ def test_too_many_headers(front: ServerProc) -> None:
 def test_file_limit_raised_to_the_hard_limit(front: ServerProc) -> None:
     assert front.proc is not None
     limits = Path(f"/proc/{front.proc.pid}/limits").read_text()
-    soft, hard = re.search(r"Max open files\s+(\d+)\s+(\d+)", limits).groups()
+    found = re.search(r"Max open files\s+(\d+)\s+(\d+)", limits)
+    assert found is not None, limits
+    soft, hard = found.groups()
     assert int(soft) == int(hard) > 256
 
 

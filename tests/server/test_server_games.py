@@ -6,7 +6,9 @@ import asyncio
 import time
 
 import httpx
-from srvkit import (
+
+import server.ai as ai
+from tests.support.srvkit import (
     Client,
     ServerProc,
     is_event,
@@ -17,8 +19,6 @@ from srvkit import (
     presence,
     saw,
 )
-
-import server.ai as ai
 
 
 async def test_whole_match_against_the_computer(server: ServerProc) -> None:

@@ -12,8 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from dbkit import sqlite_only
-from srvkit import (
+
+from tests.support.dbkit import sqlite_only
+from tests.support.srvkit import (
     PYTHON,
     ROOT,
     Client,

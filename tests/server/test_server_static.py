@@ -11,7 +11,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from srvkit import ServerProc
+
+from tests.support.srvkit import ServerProc
 
 BIG_JS = "// " + "la mesa del casino " * 400 + "\n"
 SW = 'const VERSION = "casino-dev";\nself.addEventListener("fetch", () => {});\n'

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
-from dbkit import Database
-from srvkit import ServerProc, free_port
 
 from server.config import Settings
 from server.edge.limits import FailureBudget, SlidingLimit
@@ -28,6 +26,8 @@ from server.edge.shared_limits import (
     SharedLimit,
 )
 from server.web.app import create_app
+from tests.support.dbkit import Database
+from tests.support.srvkit import ServerProc, free_port
 
 postgres_only = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 

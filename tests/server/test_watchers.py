@@ -17,18 +17,6 @@ from typing import Any
 import pytest
 import websockets
 from alembic import command
-from dbkit import Database
-from srvkit import (
-    Client,
-    ServerProc,
-    is_event,
-    pick_move,
-    play_two,
-    play_until,
-    presence,
-    saw,
-)
-from test_server_secrecy import cards_in, positions
 
 from server.engine import Card, Position
 from server.protocol import (
@@ -44,6 +32,18 @@ from server.protocol import (
     raw,
 )
 from server.store.migrate import alembic_config
+from tests.support.dbkit import Database
+from tests.support.seen import cards_in, positions
+from tests.support.srvkit import (
+    Client,
+    ServerProc,
+    is_event,
+    pick_move,
+    play_two,
+    play_until,
+    presence,
+    saw,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

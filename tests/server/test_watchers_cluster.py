@@ -9,8 +9,9 @@ from collections.abc import Callable
 
 import pytest
 import websockets
-from clusterkit import Cluster
-from srvkit import Client, pick_move, saw
+
+from tests.support.clusterkit import Cluster
+from tests.support.srvkit import Client, pick_move, saw
 
 
 @pytest.fixture

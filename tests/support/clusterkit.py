@@ -20,8 +20,9 @@ from typing import Any
 import asyncpg
 import httpx
 import websockets
-from dbkit import PostgresDb, run
-from srvkit import TIMEOUT, Client, ServerProc, free_port, my_turn, pick_move
+
+from tests.support.dbkit import PostgresDb, run
+from tests.support.srvkit import TIMEOUT, Client, ServerProc, free_port, my_turn, pick_move
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 LEASE = "1.5"  # seconds: a dead process's rooms move within about this long
@@ -313,7 +314,7 @@ class Player:
                 self.rematched = view["match"]  # the next match, to play on
                 await client.send({"type": "rematch"})
                 return
-            if self.pending is None and my_turn(client.view):
+            if self.pending is None and client.view is not None and my_turn(client.view):
                 self.counter += 1
                 self.pending = (
                     f"{self.token[:6]}-{self.counter}",

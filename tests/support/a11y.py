@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Page
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).resolve().parents[1] / "browser" / "vendor" / "axe-core" / "axe.min.js"
 AXE_SHA256 = "e9e5863c33a874f09bc01acd9234b7e3c871479f5eef8802fa582544465e6d01"
 
 RUN = """async () => {

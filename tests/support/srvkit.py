@@ -18,7 +18,8 @@ from typing import Any
 
 import httpx
 import websockets
-from dbkit import Database, SqliteDb
+
+from tests.support.dbkit import Database, SqliteDb
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
@@ -97,6 +98,7 @@ class ServerProc:
 
     def _lower_file_limit(self) -> None:
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        assert self.soft_files is not None
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.soft_files, hard))
 
     def read_log(self) -> str:

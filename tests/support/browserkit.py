@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page, WebSocket
-from srvkit import split_frame
+
+from tests.support.srvkit import split_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -128,7 +129,9 @@ class Player:
             if self.wait_turn_or_sheet() == "sheet":
                 self.page.click("dialog.sheet button.next-hand")
                 continue
-            option = next((o for o in self.view()["options"] if wanted(o)), None)
+            option: dict[str, Any] | None = next(
+                (o for o in self.view()["options"] if wanted(o)), None
+            )
             if option is not None:
                 return option
             self.play_turn()
