@@ -102,12 +102,12 @@ function startGame(session) {
 function nameField(id) {
   return h("div", { class: "field" },
     h("label", { for: id }, "¿Cómo te llamas?"),
-    h("input", { id, name: "nombre", type: "text", maxlength: "20", autocomplete: "given-name",
+    h("input", { id, name: "nombre", type: "text", autocomplete: "given-name",
       value: loadName(), placeholder: "Tu nombre" }));
 }
 
 function readName(id) {
-  const value = (document.getElementById(id)?.value || "").trim().slice(0, 20);
+  const value = (document.getElementById(id)?.value || "").trim(); // the server says what it takes
   if (value) saveName(value);
   return value;
 }
@@ -361,7 +361,7 @@ function showWatch(code) {
       show("mirar-error",
         h("section", { class: "page narrow" },
           h("h1", {}, again ? "La mesa está llena de gente mirando" : "No se puede mirar esa mesa"),
-          h("p", { role: "alert" }, message || "No encontramos esa mesa para mirar. Revisa el enlace."),
+          h("p", { role: "alert" }, message),
           h("div", { class: "button-row" },
             again ? h("button", { type: "button", class: "btn primary", onclick: () => showWatch(code) },
               "Probar otra vez") : null,

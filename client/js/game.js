@@ -151,13 +151,12 @@ export class Game {
     this.updateRootState();
   }
 
+  /** The server said this device can no longer use the seat (its message says why). */
   onFatal(code, message) {
     this.stop();
-    if (code === "bad_origin") {
-      this.app.goHome(message || "Esta página no puede conectarse al juego.");
-      return;
-    }
-    this.app.lostSession(message || "Esa partida ya no está abierta en este dispositivo.");
+    // a page on a foreign origin: the seat is still good from the game's own address
+    if (code === "bad_origin") this.app.goHome(message);
+    else this.app.lostSession(message);
   }
 
   onMessage(msg) {
@@ -165,8 +164,11 @@ export class Game {
       case "welcome":
         this.onWelcome(msg);
         break;
-      case "event":
-        this.onEvents(msg, [msg.event]);
+      case "events":
+        for (const event of msg.events) this.onRoomEvent(event, msg);
+        this.pump();
+        // the mover's copy of the frame carries its move id: that is its acknowledgement
+        if (msg.id !== undefined) this.acknowledged(msg.id);
         break;
       case "state":
         if (msg.view) this.rematchSeen = msg.view.rematch;
@@ -175,7 +177,7 @@ export class Game {
         this.pump();
         break;
       case "ack":
-        if (this.ui.pending && this.ui.pending.id === msg.id) this.ui.pending = null;
+        this.acknowledged(msg.id);
         break;
       case "error":
         this.onError(msg);
@@ -200,17 +202,18 @@ export class Game {
     }
   }
 
-  onEvents(msg, events) {
-    events.forEach((event) => {
-      if (!event) return;
-      if (event.kind === "rematch") {
-        this.rematchSeen = null;
-        this.closeSheet();
-      }
-      // every event of a move carries the view after the whole move: show it once, last
-      this.queue.push({ event, view: msg.view, seq: msg.seq });
-    });
-    this.pump();
+  /** One event of an `events` frame: queued with the view after the whole change (every
+   * event of a move carries it: it is shown once, last). */
+  onRoomEvent(event, frame) {
+    if (event.kind === "rematch") {
+      this.rematchSeen = null;
+      this.closeSheet();
+    }
+    this.queue.push({ event, view: frame.view, seq: frame.seq });
+  }
+
+  acknowledged(id) {
+    if (this.ui.pending && this.ui.pending.id === id) this.ui.pending = null;
   }
 
   noteRematchWish(view) {
@@ -260,25 +263,22 @@ export class Game {
     if (msg.code === "reconnecting") {
       // the server is coming back (or the table moved to another server): the socket closes
       // and reconnects by itself; the table it gets back says whether the move was played
-      setBanner(msg.message || "Se está reconectando el servidor. Un momentico, ya volvemos.");
+      setBanner(msg.message);
       return;
     }
     if (typeof msg.id === "string" && msg.id.startsWith("r-")) {
-      this.showError(msg.message || "Esa reacción no se pudo mandar."); // a reaction's answer
+      this.showError(msg.message); // a reaction's answer
       return;
     }
     const pending = this.ui.pending;
     if (msg.id && pending && pending.id !== msg.id) return;
-    let text = msg.message || "Esa jugada no se puede.";
     if (msg.code === "stale") {
-      text = "La mesa cambió. Mira la jugada nueva y escoge otra vez.";
-      this.ui = freshUi();
+      this.ui = freshUi(); // the table changed: choose again on the new one
     } else {
       // a refused move keeps the chosen card (and what was marked): try again from there
       this.ui.pending = null;
     }
-    if (msg.code === "rate_limited") text = msg.message || "Vas muy rápido. Espera un momento.";
-    this.showError(text);
+    this.showError(msg.message);
     if (this.ui.selected) this.focusLater(`.hand [data-code="${this.ui.selected}"]`);
   }
 
@@ -650,14 +650,15 @@ export class Game {
   }
 
   /** The value a build of the marked items would have if they were just added up (for
-   * "¿Por qué no?": the move as the player composed it, so the server says what is wrong). */
+   * "¿Por qué no?": the move as the player composed it, so the server says what is wrong,
+   * a value out of range included). */
   plainSum() {
     let sum = cardValue(this.ui.selected);
     for (const id of this.ui.picked) {
       const pile = this.view.table.piles.find((p) => p.id === id);
       sum += pile ? pile.value : cardValue(id);
     }
-    return Math.max(2, Math.min(14, sum));
+    return sum;
   }
 
   sendMove(move) {
@@ -1313,7 +1314,7 @@ export class Game {
     try {
       const data = await newRejoinCode(this.session.token);
       const url = new URL(data.url, window.location.origin).href;
-      const minutes = Math.max(1, Math.round((data.expires_in || 600) / 60));
+      const minutes = Math.max(1, Math.round(data.expires_in / 60));
       body.replaceChildren(
         h("p", {}, "En el otro dispositivo, abre este enlace o escanea el código QR:"),
         h("p", { class: "invite-link" }, h("a", { href: url, "data-rejoin-link": "" }, url)),

@@ -29,7 +29,6 @@ function plural(n, one, many) {
 function countWords(facts, i, k) {
   const c = facts.counts?.[i];
   if (!c) return [[], ""];
-  const other = facts.counts[1 - i];
   switch (k) {
     case 0:
       return [[plural(c.cards, "carta", "cartas")], plural(c.cards, "carta", "cartas")];
@@ -46,7 +45,7 @@ function countWords(facts, i, k) {
     }
     default: {
       const mine = c.limpias;
-      const cancelled = Math.min(mine, other ? other.limpias : 0);
+      const cancelled = c.limpias_cancelled || 0; // the server's: both seats cancel as many
       const words = plural(mine, "limpia", "limpias");
       if (cancelled === 0) return [[words], words];
       const note = cancelled === mine

@@ -73,9 +73,9 @@ export class WatchTable {
         }
         break;
       }
-      case "event":
+      case "events":
         this.setView(msg.view);
-        this.onEvent(msg.event);
+        for (const event of msg.events) this.onRoomEvent(event);
         break;
       case "state":
       case "presence":
@@ -100,7 +100,8 @@ export class WatchTable {
     if (typeof view.watchers === "number") this.watchers = view.watchers;
   }
 
-  onEvent(event) {
+  /** One event of an `events` frame (the view is already the one after it). */
+  onRoomEvent(event) {
     if (event.kind === "move") {
       this.render();
       announce(this.describe(event) + " " + this.turnWords());
