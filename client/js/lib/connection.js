@@ -1,7 +1,8 @@
 // The websocket to the game: says hello with the seat token (or, for a watcher, watch with
 // the watch code), keeps the last seq it saw and, when the signal drops, reconnects with
-// backoff and resumes with `since`. Every frame reaches the screen as the server sent it
-// (docs/protocol.md); an error the server marks `"fatal": true` ends the connection.
+// backoff and resumes with `since` (at once when the page comes back online or to the
+// foreground). Every frame reaches the screen as the server sent it (docs/protocol.md); an
+// error the server marks `"fatal": true` ends the connection.
 
 // short waits, capped at 2 s: when the server is back, the game is back within ~2 s
 const BACKOFF_MS = [250, 500, 1000, 1500, 2000];
@@ -28,6 +29,12 @@ export class Connection {
     this.lastMessageAt = 0;
     this.lastSeq = session.since ?? null;
     this.welcomed = false;
+    this.onOnline = () => this.nudge();
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") this.nudge();
+    };
+    window.addEventListener("online", this.onOnline);
+    document.addEventListener("visibilitychange", this.onVisible);
   }
 
   url() {
@@ -166,6 +173,8 @@ export class Connection {
 
   close() {
     this.closed = true;
+    window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
     clearTimeout(this.timer);
     clearTimeout(this.checkTimer);
     this.stopPing();

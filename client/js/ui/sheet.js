@@ -4,7 +4,8 @@
 // Everything comes from the server's hand_end result; nothing is counted here.
 
 import { cardShort } from "./cards.js";
-import { h } from "./dom.js";
+import { h } from "../lib/dom.js";
+import { plural } from "./words.js";
 
 const SHORT_LABELS = ["Cartas", "Picas", "10♦", "2♠", "Ases", "Limpias"];
 
@@ -19,10 +20,6 @@ export function sheetFacts(result) {
     limited: result.limited,
     categories: result.categories,
   };
-}
-
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** What seat `i` gathered in category `k`: [visible nodes, spoken words]. */
