@@ -1,33 +1,30 @@
-// The whole client: reads the address (/, /j/<invite>, /r/<code>, /p/<replay>,
-// /v/<watch code>), shows Inicio (with Mis partidas), the reading pages, the invitation,
-// la mesa, replays and the table a watcher looks at, and remembers this device's seats.
+// The client's entry point: reads the address (/, /j/<invite>, /r/<code>, /p/<replay>,
+// /v/<watch code>), puts one screen at a time in <main> (screens/), remembers which seat is
+// being played, and registers the service worker. The screens lead to each other through
+// `nav` below, so that none of them imports another's page.
 
-import { createRoom, invitation, joinRoom, rejoin, replay, replayLink } from "./api.js";
-import { announce, h } from "./dom.js";
-import { Game } from "./game.js";
-import { myGamesSection } from "./mygames.js";
-import { replayScreen } from "./replay.js";
-import { clearSession, loadName, loadSession, saveName, saveSession } from "./store.js";
-import { COMO_SE_JUEGA, SOBRE_EL_CASINO } from "./texts.js";
-import { WatchTable } from "./watch.js";
+import { rejoin, replay, replayLink } from "./lib/api.js";
+import { announce, h } from "./lib/dom.js";
+import { clearSession, loadSession, saveSession, seatFrom } from "./lib/store.js";
+import { inicioScreen } from "./screens/inicio.js";
+import { invitationScreen } from "./screens/invitation.js";
+import { Mesa } from "./screens/mesa/mesa.js";
+import { messagePage, readingScreen } from "./screens/pages.js";
+import { replayScreen } from "./screens/replay.js";
+import { WatchTable } from "./screens/watch.js";
 
 const main = document.getElementById("main");
-let game = null;
+let running = null; // la mesa or the watched table: it holds a websocket
 let leaveScreen = null; // what the current screen must undo when another one comes
-let watching = null;
 
 function show(screen, ...children) {
-  if (game && screen !== "mesa") {
-    game.stop();
-    game = null;
+  if (running) {
+    running.stop();
+    running = null;
   }
   if (leaveScreen) {
     leaveScreen();
     leaveScreen = null;
-  }
-  if (watching && screen !== "mirar") {
-    watching.stop();
-    watching = null;
   }
   main.dataset.screen = screen;
   main.replaceChildren(...children);
@@ -41,9 +38,22 @@ function focusMain() {
   }
 }
 
-// ------------------------------------------------------------------ the game itself
+function toInicio() {
+  if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
+  showInicio();
+}
 
-const appHooks = {
+const nav = {
+  inicio: (message) => showInicio(message),
+  game: (session) => startGame(session),
+  join: (invite) => showJoin(invite),
+  page: (which) => showPage(which),
+  replay: (token, match) => openReplay(token, match),
+};
+
+// ------------------------------------------------------------------ la mesa
+
+const mesaHooks = {
   goHome(message, leftOnPurpose = false) {
     const session = loadSession();
     if (leftOnPurpose && session) {
@@ -61,12 +71,10 @@ const appHooks = {
     } else {
       clearSession();
     }
-    show("movido",
-      h("section", { class: "page narrow" },
-        h("h1", {}, "Seguiste en otro dispositivo"),
-        h("p", {}, "Tu partida sigue en el otro dispositivo (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
-        h("p", {}, "Si quieres volver a este dispositivo, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
-        h("button", { type: "button", class: "btn primary", onclick: () => showInicio() }, "Ir al inicio")));
+    show("movido", messagePage("Seguiste en otro dispositivo", [
+      h("p", {}, "Tu partida sigue en el otro dispositivo (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
+      h("p", {}, "Si quieres volver a este dispositivo, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
+    ], [["Ir al inicio", () => showInicio(), true]]));
     announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
     focusMain();
   },
@@ -79,223 +87,35 @@ const appHooks = {
   },
 };
 
-/** The session to keep from a create/join/rejoin answer; `extra` adds mode, invite_url. */
-function seatFrom(data, extra = {}) {
-  return { room: data.room, seat: data.seat, token: data.token, since: null, ...extra };
-}
-
 function startGame(session) {
   session.active = true;
   saveSession(session);
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
-  if (game) {
-    game.stop();
-    game = null;
-  }
   show("mesa");
-  game = new Game(main, session, appHooks);
-  game.start();
+  running = new Mesa(main, session, mesaHooks);
+  running.start();
 }
 
-// ------------------------------------------------------------------ Inicio
-
-function nameField(id) {
-  return h("div", { class: "field" },
-    h("label", { for: id }, "¿Cómo te llamas?"),
-    h("input", { id, name: "nombre", type: "text", maxlength: "20", autocomplete: "given-name",
-      value: loadName(), placeholder: "Tu nombre" }));
-}
-
-function readName(id) {
-  const value = (document.getElementById(id)?.value || "").trim().slice(0, 20);
-  if (value) saveName(value);
-  return value;
-}
-
-function busy(button, text) {
-  button.setAttribute("aria-disabled", "true");
-  button.dataset.label = button.textContent;
-  button.textContent = text;
-}
-
-function unbusy(button) {
-  button.removeAttribute("aria-disabled");
-  if (button.dataset.label) button.textContent = button.dataset.label;
-}
+// ------------------------------------------------------------------ Inicio and the pages
 
 function showInicio(message = null) {
-  const session = loadSession();
-  const status = h("p", { class: "error-line", role: "alert", id: "inicio-error" }, message || "");
-  if (!message) status.hidden = true;
-  const fail = (error) => {
-    status.textContent = error.message;
-    status.hidden = false;
-  };
-
-  const play = async (button, busyText, body) => {
-    if (button.getAttribute("aria-disabled")) return;
-    busy(button, busyText);
-    try {
-      const name = readName("nombre");
-      const data = await createRoom({ ...body, name: name || undefined });
-      startGame(seatFrom(data, { mode: body.mode, invite_url: data.invite_url }));
-    } catch (error) {
-      unbusy(button);
-      fail(error);
-    }
-  };
-
-  const useCode = async (event) => {
-    event.preventDefault();
-    const input = document.getElementById("codigo");
-    const button = event.target.querySelector("button");
-    if (button.getAttribute("aria-disabled")) return;
-    const raw = (input.value || "").trim();
-    if (!raw) {
-      fail({ message: "Escribe el código que te salió en el otro dispositivo." });
-      input.focus();
-      return;
-    }
-    const invite = raw.match(/(?:\/j\/)?([A-Za-z0-9]{8})$/);
-    const compact = raw.replace(/[\s-]/g, "");
-    if (/\/j\//.test(raw) || (invite && compact.length === 8)) {
-      showJoin((invite ? invite[1] : compact).toUpperCase());
-      return;
-    }
-    const code = raw.replace(/^.*\/r\//, "");
-    busy(button, "Buscando…");
-    try {
-      startGame(seatFrom(await rejoin(code)));
-    } catch (error) {
-      unbusy(button);
-      fail(error);
-    }
-  };
-
-  const levels = {
-    facil: ["Fácil", "para aprender"],
-    normal: ["Normal", "un buen reto"],
-    dificil: ["Difícil", "juega como el mejor de la familia"],
-  };
-  const computerButtons = Object.entries(levels).map(([level, [label, line]]) => {
-    const button = h("button", { type: "button", class: "btn big", "data-level": level },
-      label, h("span", { class: "sub" }, line));
-    button.addEventListener("click", () =>
-      play(button, "Preparando la mesa…", { mode: "computer", level }));
-    return button;
-  });
-  const friendButton = h("button", { type: "button", class: "btn big friend" }, "Jugar con un amigo",
-    h("span", { class: "sub" }, "te damos un enlace para mandarle"));
-  const turns = h("input", { type: "checkbox", id: "por-turnos", name: "por-turnos" });
-  friendButton.addEventListener("click", () =>
-    play(friendButton, "Preparando la invitación…", { mode: "friend", turns: turns.checked }));
-
-  show("inicio",
-    h("section", { class: "page inicio" },
-      h("header", { class: "hero" },
-        h("div", { class: "hero-cards", "aria-hidden": "true" },
-          h("span", { class: "hero-card black" }, "A♠"), h("span", { class: "hero-card red" }, "10♦"),
-          h("span", { class: "hero-card black" }, "2♠")),
-        h("h1", {}, "Casino dominicano"),
-        h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
-      status,
-      session ? h("div", { class: "continue" },
-        h("button", { type: "button", class: "btn big primary continue-game",
-          onclick: () => startGame(session) }, "Continuar partida",
-          h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null,
-      myGamesSection({ open: (seat) => startGame(seat), replay: (seat, match) => openReplay(seat.token, match) }),
-      nameField("nombre"),
-      h("section", { class: "choice", "aria-labelledby": "t-computadora" },
-        h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
-        h("div", { class: "button-row two" }, computerButtons)),
-      h("section", { class: "choice", "aria-labelledby": "t-amigo" },
-        h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
-        h("div", { class: "check" }, turns,
-          h("label", { for: "por-turnos" }, h("strong", {}, "Por turnos"),
-            ": cada uno juega cuando pueda, aunque pasen días. Nadie tiene que esperar conectado.")),
-        friendButton),
-      h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
-        h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
-        h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro dispositivo, o el de la invitación de un amigo:"),
-        h("div", { class: "inline" },
-          h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
-            autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX9PA" }),
-          h("button", { type: "submit", class: "btn" }, "Seguir"))),
-      h("nav", { class: "links", "aria-label": "Para leer" },
-        h("button", { type: "button", class: "btn quiet", onclick: () => showPage("ayuda") }, "Cómo se juega"),
-        h("button", { type: "button", class: "btn quiet", onclick: () => showPage("sobre") }, "Sobre el casino")),
-      h("p", { class: "small foot" }, "Solo para divertirse: aquí no se apuesta dinero.")));
+  show("inicio", inicioScreen(nav, message));
   if (message) announce(message);
 }
 
-// ------------------------------------------------------------------ reading pages
-
 function showPage(which) {
-  const html = which === "ayuda" ? COMO_SE_JUEGA : SOBRE_EL_CASINO;
-  const back = h("button", { type: "button", class: "btn", onclick: () => showInicio() }, "← Volver al inicio");
-  const prose = h("article", { class: "prose", html });
-  // the page's one h1 is the reading's title (the same text is an h2 inside dialogs)
-  const title = prose.querySelector("h2");
-  if (title) title.replaceWith(h("h1", {}, title.textContent));
-  prose.querySelectorAll("[data-go]").forEach((link) => {
-    link.addEventListener("click", (event) => {
-      event.preventDefault();
-      showPage(link.dataset.go);
-    });
-  });
-  show(which, h("section", { class: "page reading" }, back, prose,
-    h("button", { type: "button", class: "btn", onclick: () => showInicio() }, "Volver al inicio")));
+  show(which, readingScreen(which, nav));
   focusMain();
 }
 
-// ------------------------------------------------------------------ invitations and codes
-
-/** Who invites, as the server stored it (not what a link says): {host, turns}; host null
- * for a default name (it says nothing) or when the server cannot say. */
-async function inviterOf(invite) {
-  try {
-    const answer = await invitation(invite);
-    return { host: /^Jugador \d$/.test(answer.host) ? null : answer.host, turns: Boolean(answer.turns) };
-  } catch {
-    return { host: null, turns: false };
-  }
-}
-
 async function showJoin(invite) {
-  const { host, turns } = await inviterOf(invite);
-  const status = h("p", { class: "error-line", role: "alert" });
-  status.hidden = true;
-  const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
-  const onsubmit = async (event) => {
-    event.preventDefault();
-    if (button.getAttribute("aria-disabled")) return;
-    busy(button, "Entrando…");
-    try {
-      const name = readName("nombre-invitado");
-      startGame(seatFrom(await joinRoom(invite, name || undefined), { mode: "friend", invited: true }));
-    } catch (error) {
-      unbusy(button);
-      status.textContent = error.message;
-      status.hidden = false;
-    }
-  };
-  show("unirse",
-    h("section", { class: "page narrow" },
-      h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!"),
-      h("p", {}, host
-        ? `Escribe tu nombre para que ${host} sepa quién eres, y siéntate a la mesa.`
-        : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
-      turns ? h("p", { class: "turns-note" }, h("strong", {}, "Es una partida por turnos: "),
-        "cada uno juega cuando pueda, aunque pasen días. La encuentras luego en «Mis partidas».") : null,
-      h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
-      h("p", { class: "small" },
-        h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); showInicio(); } },
-          "Ir al inicio"))));
+  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio() });
+  show("unirse", page);
   focusMain();
 }
 
 async function useRejoinLink(code) {
-  show("rejoin", h("section", { class: "page narrow" }, h("h1", {}, "Buscando tu partida…")));
+  show("rejoin", messagePage("Buscando tu partida…"));
   try {
     startGame(seatFrom(await rejoin(code)));
   } catch (error) {
@@ -306,9 +126,11 @@ async function useRejoinLink(code) {
 
 // ------------------------------------------------------------------ replays
 
+const SEARCHING_REPLAY = "Buscando la repetición…";
+
 /** A finished match of this seat's room: its shareable code first, then the replay. */
 async function openReplay(token, match) {
-  show("repeticion", h("section", { class: "page narrow" }, h("h1", {}, "Buscando la repetición…")));
+  show("repeticion", messagePage(SEARCHING_REPLAY));
   try {
     const link = await replayLink(token, match);
     window.history.pushState(null, "", link.url);
@@ -319,26 +141,18 @@ async function openReplay(token, match) {
 }
 
 async function showReplay(code) {
-  if (main.dataset.screen !== "repeticion") {
-    show("repeticion", h("section", { class: "page narrow" }, h("h1", {}, "Buscando la repetición…")));
-  }
-  const back = () => {
-    if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
-    showInicio();
-  };
+  if (main.dataset.screen !== "repeticion") show("repeticion", messagePage(SEARCHING_REPLAY));
   let data;
   try {
     data = await replay(code);
   } catch (error) {
-    show("repeticion", h("section", { class: "page narrow" },
-      h("h1", {}, "No se pudo abrir la repetición"),
-      h("p", { class: "error-line", role: "alert" }, error.message),
-      h("button", { type: "button", class: "btn primary", onclick: back }, "Ir al inicio")));
+    show("repeticion", messagePage("No se pudo abrir la repetición",
+      [h("p", { class: "error-line", role: "alert" }, error.message)], [["Ir al inicio", toInicio, true]]));
     focusMain();
     return;
   }
   const link = new URL(`/p/${code}`, window.location.origin).href;
-  const screen = replayScreen(data, { onBack: back, link });
+  const screen = replayScreen(data, { onBack: toInicio, link });
   show("repeticion", screen.element);
   leaveScreen = screen.stop;
   focusMain();
@@ -354,33 +168,24 @@ window.addEventListener("popstate", () => {
 
 function showWatch(code) {
   show("mirar");
-  watching = new WatchTable(main, code, {
+  running = new WatchTable(main, code, {
     failed(errorCode, message) {
-      watching = null;
+      running = null;
       const again = errorCode === "watchers_full";
-      show("mirar-error",
-        h("section", { class: "page narrow" },
-          h("h1", {}, again ? "La mesa está llena de gente mirando" : "No se puede mirar esa mesa"),
-          h("p", { role: "alert" }, message || "No encontramos esa mesa para mirar. Revisa el enlace."),
-          h("div", { class: "button-row" },
-            again ? h("button", { type: "button", class: "btn primary", onclick: () => showWatch(code) },
-              "Probar otra vez") : null,
-            h("button", { type: "button", class: "btn", onclick: () => {
-              window.history.replaceState(null, "", "/");
-              showInicio();
-            } }, "Ir al inicio"))));
+      show("mirar-error", messagePage(
+        again ? "La mesa está llena de gente mirando" : "No se puede mirar esa mesa",
+        [h("p", { role: "alert" }, message)],
+        [again ? ["Probar otra vez", () => showWatch(code), true] : null, ["Ir al inicio", toInicio]].filter(Boolean)));
       focusMain();
     },
   });
-  watching.start();
+  running.start();
 }
 
 // ------------------------------------------------------------------ boot
 
 function boot() {
   const path = window.location.pathname;
-  const join = path.match(/^\/j\/([A-Za-z0-9_-]{1,64})\/?$/);
-  const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
   const replayPath = path.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
   if (replayPath) {
     showReplay(replayPath[1]);
@@ -391,17 +196,19 @@ function boot() {
     showWatch(watch[1]);
     return;
   }
+  const join = path.match(/^\/j\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (join) {
     const session = loadSession();
-    showJoin(join[1]);
-    if (session && session.active) {
+    showJoin(join[1]).then(() => {
+      if (!session || !session.active) return;
       // a seat is already open on this device: offer it too, without losing the invitation
       main.querySelector("form")?.after(h("p", { class: "small" },
         h("button", { type: "button", class: "btn quiet", onclick: () => startGame(session) },
           "Mejor sigo mi partida de antes")));
-    }
+    });
     return;
   }
+  const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
   if (moved) {
     useRejoinLink(moved[1]);
     return;

@@ -90,8 +90,13 @@ def check_sheet_against_server(player: Player, hand_number: int) -> dict[str, An
         assert cells.nth(2).inner_text() == ("Lo tiene" if counts["ten_of_diamonds"] else "—")
         limpias = cells.nth(5).inner_text()
         assert limpias.startswith(f"{counts['limpias']} limpia")
+        # the limpias that cancel out are the server's figure, the same on both sides
+        cancelled = counts["limpias_cancelled"]
         other = result["counts"][1 - seat]["limpias"]
-        assert ("anula" in limpias) == (min(counts["limpias"], other) > 0)
+        assert cancelled == min(counts["limpias"], other)
+        assert ("anula" in limpias) == (cancelled > 0)
+        if 0 < cancelled < counts["limpias"]:
+            assert f"anula{'' if cancelled == 1 else 'n'} {cancelled}" in limpias
     return dict(result)
 
 

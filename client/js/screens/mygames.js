@@ -3,10 +3,10 @@
 // games that wait for me first. Tapping one opens it; a finished one can be watched again
 // or taken off the list.
 
-import { myGames } from "./api.js";
-import { announce, capitalize, h } from "./dom.js";
-import { forgetSeat, loadSeats } from "./store.js";
-import { levelName } from "./texts.js";
+import { myGames } from "../lib/api.js";
+import { announce, capitalize, h } from "../lib/dom.js";
+import { forgetSeat, loadSeats } from "../lib/store.js";
+import { levelName } from "../ui/texts.js";
 
 const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
 

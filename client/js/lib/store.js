@@ -7,7 +7,9 @@ const KEY_SEATS = "casino.asientos"; // every seat held: [{room, seat, token, si
 const KEY_NAME = "casino.nombre";
 const KEY_HINTS = "casino.ayudas";
 const KEY_ANIM = "casino.animMs";
-export const MAX_SEATS = 30; // what the server lists at once (POST /api/my-games)
+// Mis partidas asks for all of this device's seats in one request, and POST /api/my-games
+// takes at most 30 tokens (docs/protocol.md): the device keeps the 30 it used last
+const MAX_SEATS = 30;
 
 function read(key) {
   try {
@@ -28,6 +30,11 @@ function write(key, value) {
 
 function validSeat(data) {
   return Boolean(data && typeof data.token === "string" && data.token);
+}
+
+/** The session to keep from a create/join/rejoin answer; `extra` adds mode, invite_url, … */
+export function seatFrom(data, extra = {}) {
+  return { room: data.room, seat: data.seat, token: data.token, since: null, ...extra };
 }
 
 /** The saved seat: {room, seat, token, since, mode} or null. */

@@ -1,4 +1,5 @@
-// Tiny helpers to build DOM nodes and talk to screen readers.
+// Tiny helpers to build DOM nodes, talk to screen readers and use the page's shell (the
+// live regions and the connection banner of index.html).
 
 /** h("button", {class: "x", onclick: fn, "aria-label": "..."}, "text", child, ...) */
 export function h(tag, attrs = {}, ...children) {
@@ -71,6 +72,11 @@ export function moveFocusByKey(event, items) {
   return true;
 }
 
+/** Whether the player asked the system for less motion. */
+export function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
 export function wait(ms) {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -109,4 +115,29 @@ export function openDialog({ title, body, className = "", onClose = null, closeL
   document.body.append(dialog);
   dialog.showModal();
   return dialog;
+}
+
+/** The banner at the top of the page (the connection): `text`, or hidden when null. */
+export function setBanner(text) {
+  const banner = document.getElementById("banner");
+  if (!banner) return;
+  if (text) {
+    banner.textContent = text;
+    banner.hidden = false;
+  } else {
+    banner.hidden = true;
+    banner.textContent = "";
+  }
+}
+
+/** A button waiting for its answer: says `text` and is not pressed twice. */
+export function busy(button, text) {
+  button.setAttribute("aria-disabled", "true");
+  button.dataset.label = button.textContent;
+  button.textContent = text;
+}
+
+export function unbusy(button) {
+  button.removeAttribute("aria-disabled");
+  if (button.dataset.label) button.textContent = button.dataset.label;
 }

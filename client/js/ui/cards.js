@@ -1,5 +1,5 @@
 // Cards as the player sees and hears them: the big rank and suit, red or black, and the
-// Spanish name a screen reader says ("nueve de picas", "montón doble de 8, tuyo").
+// Spanish name a screen reader says ("nueve de picas", "Tu montón doble de 8").
 
 const RANKS = { A: 1, J: 11, Q: 12, K: 13 };
 const RANK_NAMES = [
@@ -42,21 +42,17 @@ export function isRed(code) {
   return suit === "h" || suit === "d";
 }
 
-/** Who a pile belongs to, in words, from the point of view of `seat`. */
-function ownerWords(owner, seat, opponentName) {
-  return owner === seat ? "tuyo" : `de ${opponentName}`;
+/** A pile in a list of table items: "montón de 8", "montón doble de 8". */
+export function pileShort(pile) {
+  return `montón${pile.double ? " doble" : ""} de ${pile.value}`;
 }
 
-export function pileName(pile, seat, opponentName) {
-  const kind = pile.double ? "montón doble" : "montón";
-  return `${kind} de ${pile.value}, ${ownerWords(pile.owner, seat, opponentName)}`;
-}
-
-/** The visible title of a pile: "Tu montón de 8", "Montón doble de la computadora". */
-export function pileTitle(pile, seat, opponentName) {
+/** The visible title of a pile: "Tu montón de 8" (`seat`'s own), "Montón doble de la
+ * computadora" (`ownerName`: its owner as said inside a sentence). */
+export function pileTitle(pile, seat, ownerName) {
   const doble = pile.double ? " doble" : "";
   if (pile.owner === seat) return `Tu montón${doble} de ${pile.value}`;
-  return `Montón${doble} de ${opponentName}`;
+  return `Montón${doble} de ${ownerName}`;
 }
 
 /** A face-up card: a <button> (or a <div> when `interactive` is false). */
@@ -85,6 +81,14 @@ export function cardElement(code, { interactive = true, small = false, extraLabe
   const pip = span("pip", SUIT_SYMBOLS[suit] || "?");
   pip.setAttribute("aria-hidden", "true");
   el.append(corner, pip);
+  return el;
+}
+
+/** A card inside a line of text: "9♠" on a small white chip, red or black. */
+export function chip(code) {
+  const el = document.createElement("span");
+  el.className = "chip " + (isRed(code) ? "red" : "black");
+  el.textContent = cardShort(code);
   return el;
 }
 

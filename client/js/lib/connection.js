@@ -1,6 +1,8 @@
 // The websocket to the game: says hello with the seat token (or, for a watcher, watch with
 // the watch code), keeps the last seq it saw and, when the signal drops, reconnects with
-// backoff and resumes with `since`.
+// backoff and resumes with `since` (at once when the page comes back online or to the
+// foreground). Every frame reaches the screen as the server sent it (docs/protocol.md); an
+// error the server marks `"fatal": true` ends the connection.
 
 // short waits, capped at 2 s: when the server is back, the game is back within ~2 s
 const BACKOFF_MS = [250, 500, 1000, 1500, 2000];
@@ -11,7 +13,8 @@ const CHECK_MS = 6000; // after a nudge, how long a pong may take
 export class Connection {
   /**
    * @param {object} session {token, since} (a watcher: {watch, since})
-   * @param {object} handlers onMessage(msg), onStatus(status, attempt), onFatal(code, message)
+   * @param {object} handlers onMessage(msg) (each frame, as sent), onStatus(status, attempt),
+   *   onFatal(code, message) (an error after which this device cannot use the seat or link)
    */
   constructor(session, handlers) {
     this.session = session;
@@ -26,6 +29,12 @@ export class Connection {
     this.lastMessageAt = 0;
     this.lastSeq = session.since ?? null;
     this.welcomed = false;
+    this.onOnline = () => this.nudge();
+    this.onVisible = () => {
+      if (document.visibilityState === "visible") this.nudge();
+    };
+    window.addEventListener("online", this.onOnline);
+    document.addEventListener("visibilitychange", this.onVisible);
   }
 
   url() {
@@ -63,7 +72,7 @@ export class Connection {
       if (this.ws !== ws) return;
       this.ws = null;
       this.stopPing();
-      // a refused token or origin arrives as an error message first (see receive)
+      // a fatal error (a refused token or origin) arrives as a message first (see receive)
       if (this.closed) return;
       this.retry();
     });
@@ -71,15 +80,8 @@ export class Connection {
 
   receive(msg) {
     this.lastMessageAt = Date.now();
-    if (msg.type === "events") {
-      // one frame per change: its events (each with the view after the change), then the
-      // mover's ack when the frame carries its move id
-      for (const event of msg.events) this.receive({ type: "event", seq: msg.seq, event, view: msg.view });
-      if (msg.id !== undefined) this.handlers.onMessage({ type: "ack", id: msg.id, seq: msg.seq });
-      return;
-    }
     const welcome = msg.type === "welcome" || msg.type === "watching";
-    if (typeof msg.seq === "number" && (welcome || msg.type === "event")) {
+    if (typeof msg.seq === "number" && (welcome || msg.type === "events")) {
       this.lastSeq = Math.max(this.lastSeq ?? 0, msg.seq);
       this.session.since = this.lastSeq;
     }
@@ -95,9 +97,10 @@ export class Connection {
       this.ws?.close();
       return;
     }
-    if (msg.type === "error" && !this.welcomed && isFatal(msg.code)) {
+    if (msg.type === "error" && msg.fatal === true) {
+      // the server closes the socket after it: reconnecting would only hear it again
       this.closed = true;
-      this.handlers.onFatal(msg.code, msg.message || "");
+      this.handlers.onFatal(msg.code, msg.message);
       this.ws?.close();
       return;
     }
@@ -170,6 +173,8 @@ export class Connection {
 
   close() {
     this.closed = true;
+    window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onVisible);
     clearTimeout(this.timer);
     clearTimeout(this.checkTimer);
     this.stopPing();
@@ -179,11 +184,4 @@ export class Connection {
       ws.close();
     }
   }
-}
-
-/** Error codes (docs/protocol.md) after which this device can no longer use the seat (or
- * watch the room: the link is wrong, or the room has as many watchers as it takes). */
-function isFatal(code) {
-  return code === "bad_token" || code === "bad_origin" || code === "watch_unknown" ||
-    code === "watchers_full";
 }

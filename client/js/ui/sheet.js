@@ -4,7 +4,8 @@
 // Everything comes from the server's hand_end result; nothing is counted here.
 
 import { cardShort } from "./cards.js";
-import { h } from "./dom.js";
+import { h } from "../lib/dom.js";
+import { plural } from "./words.js";
 
 const SHORT_LABELS = ["Cartas", "Picas", "10♦", "2♠", "Ases", "Limpias"];
 
@@ -21,15 +22,10 @@ export function sheetFacts(result) {
   };
 }
 
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** What seat `i` gathered in category `k`: [visible nodes, spoken words]. */
 function countWords(facts, i, k) {
   const c = facts.counts?.[i];
   if (!c) return [[], ""];
-  const other = facts.counts[1 - i];
   switch (k) {
     case 0:
       return [[plural(c.cards, "carta", "cartas")], plural(c.cards, "carta", "cartas")];
@@ -46,7 +42,7 @@ function countWords(facts, i, k) {
     }
     default: {
       const mine = c.limpias;
-      const cancelled = Math.min(mine, other ? other.limpias : 0);
+      const cancelled = c.limpias_cancelled || 0; // the server's: both seats cancel as many
       const words = plural(mine, "limpia", "limpias");
       if (cancelled === 0) return [[words], words];
       const note = cancelled === mine

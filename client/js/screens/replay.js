@@ -3,11 +3,16 @@
 // move in words and each hand's result. Everything comes from GET /api/replays/<code>: the
 // server played the stored moves again; nothing is counted here.
 
-import { cardElement, cardName, cardNameWithArticle, cardShort, isRed, pileTitle } from "./cards.js";
-import { announce, h } from "./dom.js";
-import { sheetFacts, sheetTable } from "./sheet.js";
-import { levelName } from "./texts.js";
+import { capitalize, h } from "../lib/dom.js";
+import { cardElement } from "../ui/cards.js";
+import { scoreBox } from "../ui/seats.js";
+import { shareButton, shareStatus } from "../ui/share.js";
+import { sheetFacts, sheetTable } from "../ui/sheet.js";
+import { deckLine, tableEmpty, tableItems } from "../ui/table.js";
+import { levelName } from "../ui/texts.js";
+import { DEAL_WORDS, handEndWords, matchEndWords, moveLine, moveSentence } from "../ui/words.js";
 
+/** A seat as the replay's headings name it: "Ana", "Computadora (Fácil)". */
 function displayName(data, seat) {
   if (data.kinds[seat] === "computer") {
     return data.level ? `Computadora (${levelName(data.level)})` : "Computadora";
@@ -15,47 +20,32 @@ function displayName(data, seat) {
   return data.names[seat] || `Jugador ${seat + 1}`;
 }
 
-/** "Ana jugó el nueve de picas y se llevó …" (spoken) or with card symbols (visible). */
-export function moveWords(event, who, spoken) {
-  const m = event.move;
-  const card = spoken ? cardNameWithArticle(m.card) : cardShort(m.card);
-  const list = (codes) => codes.map((c) => (spoken ? cardName(c) : cardShort(c))).join(", ");
-  if (m.kind === "capture") {
-    const taken = (event.taken || []).filter((c) => c !== m.card);
-    return `${who} jugó ${card} y se llevó ${list(taken)}.${event.limpia ? " ¡Limpia!" : ""}`;
-  }
-  if (m.kind === "build") return `${who} puso ${card} e hizo un montón de ${m.value}.`;
-  return `${who} echó ${card} a la mesa.`;
+/** A seat inside a sentence: "Ana", "la computadora". */
+function sentenceName(data, seat) {
+  return data.kinds[seat] === "computer" ? "la computadora" : displayName(data, seat);
 }
 
-/** What happened in a step, in sentences: the move, a new deal, the end of a hand or of the match. */
+/** What happened in a step: the move (said, or shown with card chips), a new deal, the end
+ * of a hand or of the match. */
 function stepWords(data, step, index, spoken) {
-  const names = [displayName(data, 0), displayName(data, 1)];
+  const names = [sentenceName(data, 0), sentenceName(data, 1)];
   if (index === 0) {
-    const p = step.position;
-    return [`El reparto: cuatro cartas a cada uno y cuatro en la mesa. Empieza ${names[p.turn]}.`];
+    return [`El reparto: cuatro cartas a cada uno y cuatro en la mesa. Empieza ${names[step.position.turn]}.`];
   }
   const words = [];
   for (const event of step.events) {
-    if (event.kind === "move") words.push(moveWords(event, names[event.seat], spoken));
-    else if (event.kind === "deal") words.push("Se reparten cuatro cartas más a cada uno.");
-    else if (event.kind === "hand_end") {
-      const r = event.result;
-      words.push(`Fin de la mano ${event.hand_number + 1}: ${names[0]} ${r.scores[0]}, ${names[1]} ${r.scores[1]}.`);
-    } else if (event.kind === "match_end") {
-      words.push(`¡${names[event.winner]} ganó la partida, ${event.scores[event.winner]} a ${event.scores[1 - event.winner]}!`);
-    }
+    if (event.kind === "move") {
+      const mover = { who: capitalize(names[event.seat]), table: step.position.table };
+      words.push(spoken ? moveSentence(event, mover) : moveLine(event, mover));
+    } else if (event.kind === "deal") words.push(DEAL_WORDS);
+    else if (event.kind === "hand_end") words.push(handEndWords(event, names));
+    else if (event.kind === "match_end") words.push(matchEndWords(event, names));
   }
   return words;
 }
 
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 function seatPanel(data, step, seat, active) {
   const p = step.position;
-  const t = p.tally[seat];
   const cards = p.hands[seat].length > 0;
   const hand = h("div", { class: "r-hand", "data-seat": String(seat), role: cards ? "list" : null,
     "aria-label": cards ? `Mano de ${displayName(data, seat)}` : null },
@@ -67,38 +57,19 @@ function seatPanel(data, step, seat, active) {
   if (!cards) hand.append(h("p", { class: "small empty-hand" }, "Sin cartas en la mano"));
   return h("section", { class: "r-seat" + (active ? " to-move" : ""), "data-seat": String(seat),
     "aria-label": displayName(data, seat) },
-  h("p", { class: "r-name" },
-    h("strong", {}, displayName(data, seat)),
-    h("span", { class: "r-score", "data-score": String(p.scores[seat]) }, ` · ${plural(p.scores[seat], "punto", "puntos")}`),
-    active ? h("span", { class: "r-turn" }, " · le toca") : null),
-  hand,
-  h("p", { class: "small r-tally", "data-cards": String(t.cards) },
-    `Se ha llevado ${plural(t.cards, "carta", "cartas")}, ${plural(t.spades, "pica", "picas")}`,
-    t.ten_of_diamonds ? ", el 10♦" : "", t.two_of_spades ? ", el 2♠" : "",
-    ` · ${plural(p.limpias[seat], "limpia", "limpias")}`));
+  h("div", { class: "r-name" },
+    scoreBox({ seat, who: displayName(data, seat), near: seat === 0, score: p.scores[seat],
+      limpias: p.limpias[seat], tally: p.tally[seat] }),
+    active ? h("p", { class: "r-turn" }, "Le toca") : null),
+  hand);
 }
 
 function tablePanel(data, step) {
   const p = step.position;
-  const items = [];
-  for (const code of p.table.cards) {
-    const el = cardElement(code, { interactive: false });
-    el.dataset.id = code;
-    items.push(el);
-  }
-  for (const pile of p.table.piles) {
-    const owner = displayName(data, pile.owner);
-    const title = pileTitle(pile, -1, owner);
-    items.push(h("div", { class: "pile" + (pile.double ? " double" : ""), "data-id": pile.id, role: "img",
-      "aria-label": `${title}: ${pile.cards.map(cardName).join(", ")}` },
-    h("span", { class: "pile-title", "aria-hidden": "true" }, title),
-    h("span", { class: "pile-value", "aria-hidden": "true" }, String(pile.value)),
-    h("span", { class: "pile-cards", "aria-hidden": "true" },
-      pile.cards.map((c) => h("span", { class: "mini " + (isRed(c) ? "red" : "black") }, cardShort(c))))));
-  }
-  return h("section", { class: "r-table" + (items.length ? "" : " empty"), "aria-label": "La mesa" },
+  const items = tableItems(p.table, { seat: null, ownerName: (seat) => sentenceName(data, seat) });
+  return h("section", { class: "r-table" + (tableEmpty(p.table) ? " empty" : ""), "aria-label": "La mesa" },
     items.length ? h("div", { class: "table-cards" }, items) : h("p", { class: "r-empty" }, "La mesa está vacía"),
-    h("p", { class: "small r-deck" }, `Mazo: ${p.deck_size}`));
+    deckLine(p.deck_size, "deck r-deck"));
 }
 
 function handResult(data, step) {
@@ -138,8 +109,7 @@ export function replayScreen(data, { onBack, link }) {
       seatPanel(data, step, 0, playing && p.turn === 0));
     const hand = `Mano ${p.hand_number + 1}`;
     counter.textContent = index === 0 ? `${hand} · El reparto` : `${hand} · Jugada ${index} de ${last}`;
-    const visible = stepWords(data, step, index, false);
-    words.replaceChildren(...visible.map((text) => h("span", {}, text + " ")));
+    words.replaceChildren(...stepWords(data, step, index, false).map((shown) => h("span", {}, shown, " ")));
     spoken.textContent = (index === 0 ? "El reparto. " : `Jugada ${index} de ${last}. `) +
       stepWords(data, step, index, true).join(" ");
     result.replaceChildren(handResult(data, step) || "");
@@ -170,19 +140,10 @@ export function replayScreen(data, { onBack, link }) {
   };
   document.addEventListener("keydown", onKey);
 
-  const share = h("button", { type: "button", class: "btn r-share", onclick: async () => {
-    try {
-      if (navigator.share) await navigator.share({ title: "Casino dominicano", text: "Mira esta partida de casino", url: link });
-      else {
-        await navigator.clipboard.writeText(link);
-        announce("Enlace copiado.");
-        share.textContent = "Enlace copiado";
-      }
-    } catch {
-      // the player closed the share sheet, or the clipboard is blocked: the link is on screen
-    }
-  } }, "Compartir la repetición");
-
+  const shared = shareStatus();
+  const say = (text) => {
+    shared.textContent = text;
+  };
   const winner = data.winner;
   root.append(
     h("div", { class: "r-head" },
@@ -195,7 +156,9 @@ export function replayScreen(data, { onBack, link }) {
     h("div", { class: "r-controls", role: "group", "aria-label": "Pasar las jugadas" }, prev, slider, next),
     h("p", { class: "small r-keys" }, "Con el teclado: flechas ← y → para pasar las jugadas; Inicio y Fin para ir al principio o al final."),
     result,
-    h("div", { class: "r-share-row" }, share,
+    h("div", { class: "r-share-row" },
+      shareButton("Compartir la repetición", { text: "Mira esta partida de casino", url: link }, say, "btn r-share"),
+      shared,
       h("p", { class: "small" }, "La partida ya terminó: quien tenga el enlace puede verla, con las cartas de los dos."),
       h("p", { class: "small invite-link" }, h("a", { href: link, "data-replay-link": "" }, link))),
   );

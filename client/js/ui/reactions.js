@@ -2,8 +2,8 @@
 // text, so nothing to moderate), the bubbles that show them for a few seconds, the switch
 // that mutes them on this device, and the compact picker a player sends them with.
 
-import { announce, h, moveFocusByKey } from "./dom.js";
-import { loadMuted, saveMuted } from "./store.js";
+import { announce, h, moveFocusByKey } from "../lib/dom.js";
+import { loadMuted, saveMuted } from "../lib/store.js";
 
 /** id, what the bubble shows, the button's name, and what is said after the sender's name. */
 export const REACTIONS = [

@@ -1,0 +1,133 @@
+// Inicio: the game's front page. "Continuar partida", Mis partidas, the name, a game against
+// the computer (three levels) or with a friend (por turnos or not), the box for a code (a
+// rejoin code from another device, or a friend's invitation), and the reading pages.
+
+import { createRoom, rejoin } from "../lib/api.js";
+import { busy, h, unbusy } from "../lib/dom.js";
+import { loadName, loadSession, saveName, seatFrom } from "../lib/store.js";
+import { myGamesSection } from "./mygames.js";
+
+/** "¿Cómo te llamas?": the name this device remembers (the server says what it accepts). */
+export function nameField(id) {
+  return h("div", { class: "field" },
+    h("label", { for: id }, "¿Cómo te llamas?"),
+    h("input", { id, name: "nombre", type: "text", autocomplete: "given-name",
+      value: loadName(), placeholder: "Tu nombre" }));
+}
+
+/** The name typed in field `id` (kept on this device), or "" for none. */
+export function readName(id) {
+  const value = (document.getElementById(id)?.value || "").trim();
+  if (value) saveName(value);
+  return value;
+}
+
+const LEVELS = {
+  facil: ["Fácil", "para aprender"],
+  normal: ["Normal", "un buen reto"],
+  dificil: ["Difícil", "juega como el mejor de la familia"],
+};
+
+/**
+ * Inicio. `nav`: {game(session), join(invite), page(which), replay(token, match)};
+ * `message`: an error or news to show on top (said at once), or null.
+ */
+export function inicioScreen(nav, message = null) {
+  const session = loadSession();
+  const status = h("p", { class: "error-line", role: "alert", id: "inicio-error" }, message || "");
+  if (!message) status.hidden = true;
+  const fail = (error) => {
+    status.textContent = error.message;
+    status.hidden = false;
+  };
+
+  const play = async (button, busyText, body) => {
+    if (button.getAttribute("aria-disabled")) return;
+    busy(button, busyText);
+    try {
+      const name = readName("nombre");
+      const data = await createRoom({ ...body, name: name || undefined });
+      nav.game(seatFrom(data, { mode: body.mode, invite_url: data.invite_url }));
+    } catch (error) {
+      unbusy(button);
+      fail(error);
+    }
+  };
+
+  const useCode = async (event) => {
+    event.preventDefault();
+    const input = document.getElementById("codigo");
+    const button = event.target.querySelector("button");
+    if (button.getAttribute("aria-disabled")) return;
+    const raw = (input.value || "").trim();
+    if (!raw) {
+      fail({ message: "Escribe el código que te salió en el otro dispositivo." });
+      input.focus();
+      return;
+    }
+    // an invitation (8 characters, or its link) goes to the invitation page; anything else
+    // is a rejoin code or link
+    const invite = raw.match(/(?:\/j\/)?([A-Za-z0-9]{8})$/);
+    const compact = raw.replace(/[\s-]/g, "");
+    if (/\/j\//.test(raw) || (invite && compact.length === 8)) {
+      nav.join((invite ? invite[1] : compact).toUpperCase());
+      return;
+    }
+    const code = raw.replace(/^.*\/r\//, "");
+    busy(button, "Buscando…");
+    try {
+      nav.game(seatFrom(await rejoin(code)));
+    } catch (error) {
+      unbusy(button);
+      fail(error);
+    }
+  };
+
+  const computerButtons = Object.entries(LEVELS).map(([level, [label, line]]) => {
+    const button = h("button", { type: "button", class: "btn big", "data-level": level },
+      label, h("span", { class: "sub" }, line));
+    button.addEventListener("click", () =>
+      play(button, "Preparando la mesa…", { mode: "computer", level }));
+    return button;
+  });
+  const friendButton = h("button", { type: "button", class: "btn big friend" }, "Jugar con un amigo",
+    h("span", { class: "sub" }, "te damos un enlace para mandarle"));
+  const turns = h("input", { type: "checkbox", id: "por-turnos", name: "por-turnos" });
+  friendButton.addEventListener("click", () =>
+    play(friendButton, "Preparando la invitación…", { mode: "friend", turns: turns.checked }));
+
+  return h("section", { class: "page inicio" },
+    h("header", { class: "hero" },
+      h("div", { class: "hero-cards", "aria-hidden": "true" },
+        h("span", { class: "hero-card black" }, "A♠"), h("span", { class: "hero-card red" }, "10♦"),
+        h("span", { class: "hero-card black" }, "2♠")),
+      h("h1", {}, "Casino dominicano"),
+      h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
+    status,
+    session ? h("div", { class: "continue" },
+      h("button", { type: "button", class: "btn big primary continue-game",
+        onclick: () => nav.game(session) }, "Continuar partida",
+        h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null,
+    myGamesSection({ open: (seat) => nav.game(seat), replay: (seat, match) => nav.replay(seat.token, match) }),
+    nameField("nombre"),
+    h("section", { class: "choice", "aria-labelledby": "t-computadora" },
+      h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
+      h("div", { class: "button-row two" }, computerButtons)),
+    h("section", { class: "choice", "aria-labelledby": "t-amigo" },
+      h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
+      h("div", { class: "check" }, turns,
+        h("label", { for: "por-turnos" }, h("strong", {}, "Por turnos"),
+          ": cada uno juega cuando pueda, aunque pasen días. Nadie tiene que esperar conectado.")),
+      friendButton),
+    h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
+      h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
+      h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro dispositivo, o el de la invitación de un amigo:"),
+      h("div", { class: "inline" },
+        h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
+          autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX9PA" }),
+        h("button", { type: "submit", class: "btn" }, "Seguir"))),
+    h("nav", { class: "links", "aria-label": "Para leer" },
+      h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("ayuda") }, "Cómo se juega"),
+      h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("sobre") }, "Sobre el casino")),
+    h("p", { class: "small foot" }, "Solo para divertirse: aquí no se apuesta dinero."));
+}

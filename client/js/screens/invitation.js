@@ -1,0 +1,50 @@
+// The invitation (/j/<code>): who invites, as the server stored it (never what a link
+// says), the name field, and "Sentarme a la mesa".
+
+import { invitation, joinRoom } from "../lib/api.js";
+import { busy, h, unbusy } from "../lib/dom.js";
+import { seatFrom } from "../lib/store.js";
+import { nameField, readName } from "./inicio.js";
+
+/** Who invites: {host, turns}; host null for a default name (it says nothing) or when the
+ * server cannot say. */
+async function inviterOf(invite) {
+  try {
+    const answer = await invitation(invite);
+    return { host: /^Jugador \d$/.test(answer.host) ? null : answer.host, turns: Boolean(answer.turns) };
+  } catch {
+    return { host: null, turns: false };
+  }
+}
+
+/** The invitation page. `nav`: {game(session), inicio()}. */
+export async function invitationScreen(invite, nav) {
+  const { host, turns } = await inviterOf(invite);
+  const status = h("p", { class: "error-line", role: "alert" });
+  status.hidden = true;
+  const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
+  const onsubmit = async (event) => {
+    event.preventDefault();
+    if (button.getAttribute("aria-disabled")) return;
+    busy(button, "Entrando…");
+    try {
+      const name = readName("nombre-invitado");
+      nav.game(seatFrom(await joinRoom(invite, name || undefined), { mode: "friend", invited: true }));
+    } catch (error) {
+      unbusy(button);
+      status.textContent = error.message;
+      status.hidden = false;
+    }
+  };
+  return h("section", { class: "page narrow" },
+    h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!"),
+    h("p", {}, host
+      ? `Escribe tu nombre para que ${host} sepa quién eres, y siéntate a la mesa.`
+      : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
+    turns ? h("p", { class: "turns-note" }, h("strong", {}, "Es una partida por turnos: "),
+      "cada uno juega cuando pueda, aunque pasen días. La encuentras luego en «Mis partidas».") : null,
+    h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
+    h("p", { class: "small" },
+      h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); nav.inicio(); } },
+        "Ir al inicio")));
+}

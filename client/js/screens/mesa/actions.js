@@ -1,0 +1,127 @@
+// La mesa's actions: what the chosen card can do (only what the server's options allow),
+// the build panel (the server's ideas, the values a set of marked items makes, "¿Por qué
+// no?"), and after the match the rematch and the replay.
+
+import { h } from "../../lib/dom.js";
+import { cardShort, chip, pileShort } from "../../ui/cards.js";
+import {
+  askWhyNot, cancel, capture, chooseIdea, clearMarks, confirmBuild, leaveBuild, startBuild, trail,
+} from "./intents.js";
+import { myTurn, opponentCapitalized, opponentName } from "./names.js";
+import { buildEntry, buildTakes, optionsFor, sameMove } from "./selection.js";
+
+const NO_OPTIONS = { llevarte: null, llevarte_solo: null, builds: [], build_takes: [], trail: false };
+
+/** A table item as a list names it: "9♠", "montón doble de 8". */
+function itemShort(view, id) {
+  const pile = view.table.piles.find((p) => p.id === id);
+  return pile ? pileShort(pile) : cardShort(id);
+}
+
+function button(label, onclick, extra = "") {
+  return h("button", { type: "button", class: "btn action " + extra, onclick }, label);
+}
+
+/** The actions bar under the hand. */
+export function actionsBar(g) {
+  const v = g.view;
+  const bar = h("div", { class: "actions", role: "group", "aria-label": "Jugadas" });
+  const line = (text) => h("p", { class: "hint-line" }, text);
+  if (v.status === "finished") {
+    const asked = v.rematch && v.rematch[v.seat];
+    const wanted = v.rematch && v.rematch[1 - v.seat];
+    if (wanted && !asked) bar.append(line(`${opponentCapitalized(v)} quiere la revancha.`));
+    bar.append(h("button", { type: "button", class: "btn primary rematch",
+      "aria-disabled": asked ? "true" : null, onclick: () => { if (!asked) g.rematch(); } },
+    asked ? `Esperando a ${opponentName(v)}…` : "Revancha"),
+    h("button", { type: "button", class: "btn replay", onclick: () => g.app.openReplay(g.session.token, v.match) },
+      "Ver la repetición"));
+    return bar;
+  }
+  const code = g.sel.selected;
+  if (!myTurn(v)) bar.append(line("Espera tu turno."));
+  else if (g.sel.pending) bar.append(line("Jugando…"));
+  else if (!code) bar.append(line("Toca una carta de tu mano para jugarla."));
+  else if (g.sel.mode === "build") bar.append(buildPanel(g, optionsFor(v, code) || NO_OPTIONS));
+  else bar.append(...cardActions(g, code, optionsFor(v, code) || NO_OPTIONS));
+  return bar;
+}
+
+/** What the chosen card can do: only what the server says (a marked set may still be
+ * refused: then the server says why). */
+function cardActions(g, code, opts) {
+  const picked = g.sel.picked;
+  const row = h("div", { class: "button-row" });
+  if (picked.size > 0) {
+    row.append(button(`Llevarte lo marcado (${picked.size})`, () => capture(g, "picked"), "primary take-picked"));
+    if (buildEntry(g.sel, opts)) row.append(button("Construir", () => startBuild(g), "build"));
+    row.append(button("Quitar marcas", () => clearMarks(g), "quiet"));
+  } else {
+    if (opts.llevarte) row.append(button("Llevarte", () => capture(g, "most"), "primary take"));
+    if (opts.llevarte_solo && !sameMove(opts.llevarte_solo, opts.llevarte)) {
+      const items = opts.llevarte_solo.take.map((id) => itemShort(g.view, id)).join(" ");
+      row.append(button(`Llevarte solo ${items}`, () => capture(g, "solo"), "take-solo"));
+    }
+    if (buildTakes(opts).length > 0) row.append(button("Construir", () => startBuild(g), "build"));
+    if (opts.trail) row.append(button("Echar", () => trail(g), "trail"));
+  }
+  const offered = row.childElementCount;
+  row.append(button("Cancelar", () => cancel(g), "quiet cancel"));
+  const title = offered > 0 || picked.size > 0
+    ? h("p", { class: "hint-line" }, "Con ", chip(code), " puedes:")
+    : h("p", { class: "hint-line no-move" }, "Con ", chip(code), " no hay jugada ahora. Escoge otra carta.");
+  return [title, row,
+    picked.size === 0 && offered > 0
+      ? h("p", { class: "small" }, "También puedes tocar en la mesa lo que te quieres llevar.") : null,
+  ].filter(Boolean);
+}
+
+/** The server's build ideas for the chosen card (with hints on). */
+function ideas(g, code, opts) {
+  const list = h("ul", { class: "ideas", "aria-label": "Montones que puedes hacer" });
+  opts.builds.forEach((idea, i) => {
+    const items = idea.move.take.map((id) => itemShort(g.view, id));
+    const takers = idea.takers.map(cardShort).join(" o ");
+    const label = `${idea.double ? "Montón doble" : "Montón"} de ${idea.value}: ` +
+      `${[cardShort(code), ...items].join(" + ")}` + (takers ? ` · te lo llevas con ${takers}` : "");
+    list.append(h("li", {}, h("button", {
+      type: "button", class: "btn idea" + (g.sel.idea === i ? " chosen" : ""),
+      "aria-pressed": String(g.sel.idea === i), onclick: () => chooseIdea(g, i),
+    }, label)));
+  });
+  return [h("p", { class: "small" }, "Ideas:"), list];
+}
+
+function buildPanel(g, opts) {
+  const code = g.sel.selected;
+  const picked = g.sel.picked;
+  const withIdeas = g.hints && opts.builds.length > 0;
+  const body = h("div", { class: "panel-body" }, withIdeas ? ideas(g, code, opts) : null);
+  const confirm = h("div", { class: "button-row confirm-row" });
+  if (picked.size === 0) {
+    body.append(h("p", { class: "small pick-line" }, withIdeas
+      ? "O toca tú en la mesa las cartas o montones que quieres juntar con esta carta."
+      : "Toca en la mesa las cartas o montones que quieres juntar con esta carta."));
+  } else {
+    const entry = buildEntry(g.sel, opts);
+    const items = [cardShort(code), ...[...picked].map((id) => itemShort(g.view, id))].join(" + ");
+    if (entry) {
+      body.append(h("p", { class: "small pick-line" }, `Con ${items} puedes hacer:`));
+      for (const value of entry.values) {
+        confirm.append(h("button", { type: "button", class: "btn primary build-confirm",
+          "data-value": String(value), "data-focus-key": "b-" + value,
+          onclick: () => confirmBuild(g, value) }, `Construir montón de ${value}`));
+      }
+    } else {
+      body.append(h("p", { class: "small pick-line no-build" }, `Con ${items} no sale un montón.`));
+      confirm.append(h("button", { type: "button", class: "btn why-not", onclick: () => askWhyNot(g) },
+        "¿Por qué no?"));
+    }
+  }
+  return h("div", { class: "build-panel", role: "group", "aria-label": "Construir un montón" },
+    h("div", { class: "panel-head" },
+      h("p", { class: "hint-line" }, "Construir con ", chip(code)),
+      h("button", { type: "button", class: "btn quiet back", onclick: () => leaveBuild(g) }, "Volver")),
+    body,
+    confirm.childElementCount ? confirm : null);
+}

@@ -1,0 +1,139 @@
+// La mesa's dialogs: the Menú (hints, speed, "Te toca" alerts, muting reactions, and the
+// ways out), "Invitar a mirar" (the watch link), "Seguir en otro dispositivo" (a one-time
+// rejoin link and code) and "Cómo se juega".
+
+import { newRejoinCode } from "../../lib/api.js";
+import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
+import { SPEEDS, loadAlerts, loadAnimMs, saveAlerts, saveAnimMs } from "../../lib/store.js";
+import { absoluteUrl, linkLine, qrImage, shareRow, shareStatus } from "../../ui/share.js";
+import { COMO_SE_JUEGA } from "../../ui/texts.js";
+import { refocus } from "./focus.js";
+import { askPermission } from "./turnalert.js";
+
+const SPEED_NAMES = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
+
+/** A switch of the Menú: "Ayudas: Sí". `toggle()` returns the new state (or a promise of it). */
+function menuSwitch(label, on, toggle, className = "") {
+  const button = h("button", {
+    type: "button", class: "btn switch" + (className ? " " + className : ""), role: "switch",
+    "aria-checked": String(on),
+    onclick: () => {
+      const show = (now) => {
+        button.setAttribute("aria-checked", String(now));
+        button.querySelector(".state").textContent = now ? "Sí" : "No";
+      };
+      const now = toggle();
+      if (now instanceof Promise) now.then(show);
+      else show(now);
+    },
+  }, label, h("span", { class: "state" }, on ? "Sí" : "No"));
+  return button;
+}
+
+/** How long the opponent's move stays on screen: Despacio, Normal, Rápido. */
+function speedRow() {
+  const current = loadAnimMs(reducedMotion());
+  const row = h("div", { class: "button-row speed", role: "group", "aria-labelledby": "speed-label" });
+  for (const [key, ms] of Object.entries(SPEEDS)) {
+    const button = h("button", { type: "button", class: "btn", "aria-pressed": String(current === ms),
+      onclick: () => {
+        saveAnimMs(ms);
+        row.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
+        announce(`Velocidad: ${SPEED_NAMES[key]}.`);
+      } }, SPEED_NAMES[key]);
+    row.append(button);
+  }
+  return row;
+}
+
+export function openMenu(g) {
+  const hints = menuSwitch("Ayudas: ", g.hints, () => {
+    g.setHints(!g.hints);
+    return g.hints;
+  });
+  const alertsLine = h("p", { class: "small", "aria-live": "polite" },
+    "Cuando estés en otra pestaña o aplicación, te avisamos con una notificación.");
+  const alerts = menuSwitch("Avisarme cuando me toque: ", loadAlerts(), async () => {
+    let on = !loadAlerts();
+    if (on && !(await askPermission())) {
+      on = false;
+      alertsLine.textContent = "El navegador no dejó mostrar avisos. Puedes permitirlos en sus ajustes.";
+    }
+    saveAlerts(on);
+    return on;
+  }, "alerts");
+  const then = (open) => () => {
+    dialog.close();
+    open();
+  };
+  const notifications = "Notification" in window;
+  const dialog = openDialog({
+    title: "Menú",
+    className: "menu",
+    onClose: () => refocus(g),
+    body: h("div", { class: "menu-list" },
+      hints,
+      h("p", { class: "small" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
+      h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de las jugadas de tu contrario:"),
+      speedRow(),
+      notifications ? alerts : null,
+      notifications ? alertsLine : null,
+      g.reactions.muteSwitch(),
+      g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",
+        onclick: then(() => openWatchInvite(g)) }, "Invitar a mirar la partida") : null,
+      h("button", { type: "button", class: "btn", onclick: then(() => openMoveDevice(g)) },
+        "Seguir en otro dispositivo"),
+      h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, "Cómo se juega"),
+      h("button", { type: "button", class: "btn quiet", onclick: then(() => g.app.goHome(null, true)) },
+        "Salir al inicio"),
+      h("p", { class: "small" }, "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio."),
+    ),
+  });
+}
+
+/** The watch link: family and friends follow the table without seeing a hand. */
+export function openWatchInvite(g) {
+  const path = g.view?.watch_url;
+  if (!path) return;
+  const url = absoluteUrl(path);
+  const line = shareStatus();
+  openDialog({
+    title: "Invitar a mirar", className: "watch-dialog", onClose: () => refocus(g),
+    body: h("div", { class: "move-device" },
+      h("p", {}, "Con este enlace, quien quieras mira la mesa mientras juegan: ve las jugadas y los puntos, nunca las cartas de la mano."),
+      linkLine(url, "data-watch-link", { newTab: true }),
+      shareRow({ url, say: (text) => { line.textContent = text; }, message: `¡Mira nuestra partida de casino! ${url}` }),
+      line,
+      qrImage(path, "Código QR del enlace para mirar")),
+  });
+}
+
+export function openHelp(g) {
+  openDialog({ title: "Cómo se juega", className: "help", body: h("div", { class: "prose", html: COMO_SE_JUEGA }),
+    onClose: () => refocus(g) });
+}
+
+/** A one-time rejoin link and code (the server says for how long). */
+export async function openMoveDevice(g) {
+  const body = h("div", { class: "move-device" }, h("p", {}, "Pidiendo un código…"));
+  openDialog({ title: "Seguir en otro dispositivo", className: "move", body, onClose: () => refocus(g) });
+  try {
+    const data = await newRejoinCode(g.session.token);
+    const url = absoluteUrl(data.url);
+    const minutes = Math.max(1, Math.round(data.expires_in / 60));
+    const line = shareStatus();
+    body.replaceChildren(
+      h("p", {}, "En el otro dispositivo, abre este enlace o escanea el código QR:"),
+      linkLine(url, "data-rejoin-link"),
+      qrImage(data.url, "Código QR para seguir la partida"),
+      h("p", {}, "O, en el inicio del juego, escribe este código:"),
+      h("p", { class: "big-code" }, h("span", { "data-rejoin-code": "", "aria-hidden": "true" }, data.code),
+        h("span", { class: "sr-only" }, "Código: " + data.code.split("").join(" "))),
+      h("p", { class: "small" }, `Sirve una sola vez, por ${minutes} minutos. Cuando entres en el otro dispositivo, aquí se cierra la partida.`),
+      shareRow({ url, say: (text) => { line.textContent = text; } }),
+      line,
+    );
+  } catch (error) {
+    body.replaceChildren(h("p", { class: "error-line", role: "alert" }, error.message));
+  }
+}

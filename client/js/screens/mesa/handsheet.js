@@ -1,0 +1,94 @@
+// The end of a hand at la mesa: the score sheet in a dialog (ui/sheet.js draws the table),
+// what was left on the table and who got it, and, at the end of the match, the winner, the
+// rematch (with the friend's wish, when they asked first) and the replay.
+
+import { announce, h, openDialog } from "../../lib/dom.js";
+import { sheetFacts, sheetNotes, sheetTable } from "../../ui/sheet.js";
+import { plural } from "../../ui/words.js";
+import { refocus } from "./focus.js";
+import { isFriendGame, opponentCapitalized, opponentName, shortOpponentName } from "./names.js";
+
+/** "Primo quiere la revancha. ¿Le das?" on the final sheet, once the friend asked. */
+export function noteRematchWish(g, view) {
+  const note = g.sheet?.querySelector(".rematch-note");
+  if (!note || !view || !view.rematch || !isFriendGame(g.view)) return;
+  if (view.rematch[1 - view.seat] && !view.rematch[view.seat]) {
+    note.textContent = `${opponentCapitalized(g.view)} quiere la revancha. ¿Le das?`;
+  }
+}
+
+export function closeSheet(g) {
+  if (g.sheet) {
+    const sheet = g.sheet;
+    g.sheet = null;
+    sheet.close();
+  }
+}
+
+function finalButtons(g, match) {
+  const rematch = h("button", { type: "button", class: "btn primary rematch" }, "Revancha");
+  rematch.addEventListener("click", () => {
+    g.rematch();
+    if (isFriendGame(g.view)) {
+      rematch.textContent = `Esperando a ${opponentName(g.view)}…`;
+      rematch.setAttribute("aria-disabled", "true");
+    }
+  });
+  return [rematch,
+    h("button", { type: "button", class: "btn replay", onclick: () => {
+      closeSheet(g);
+      g.app.openReplay(g.session.token, match);
+    } }, "Ver la repetición"),
+    h("button", { type: "button", class: "btn quiet", onclick: () => {
+      closeSheet(g);
+      g.app.goHome(null, true);
+    } }, "Volver al inicio")];
+}
+
+/** Opens the sheet of the hand `event` (a hand_end) ended; the mesa waits while it is open. */
+export function openHandSheet(g, event) {
+  const v = g.view;
+  const me = v.seat;
+  const them = 1 - me;
+  const r = event.result;
+  const oppName = opponentCapitalized(v);
+  const facts = sheetFacts(r);
+  const gained = (i) => r.scores[i] - facts.before[i];
+  const parts = [sheetTable(facts, me, shortOpponentName(v)), ...sheetNotes(facts, me, oppName)];
+  if (r.swept && r.swept.length) {
+    parts.push(h("p", { class: "small" },
+      `Lo que quedó en la mesa (${plural(r.swept.length, "carta", "cartas")}) fue para ${
+        r.sweeper === me ? "ti, porque fuiste" : opponentName(v) + ", porque fue"} quien se llevó algo de último.`));
+  }
+  const handNumber = event.hand_number ?? v.hand_number;
+  const finished = r.winner !== null && r.winner !== undefined;
+  let title = `Fin de la mano ${handNumber + 1}`;
+  const buttons = h("div", { class: "button-row" });
+  if (finished) {
+    title = r.winner === me ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
+    parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
+      r.winner === me ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
+    parts.push(h("p", { class: "small" },
+      "Los puntos se cuentan en orden, de arriba abajo, y se deja de contar cuando alguien llega a 21."));
+    parts.push(h("p", { class: "rematch-note", role: "status" }));
+    buttons.append(...finalButtons(g, v.match));
+  } else {
+    parts.push(h("p", { class: "small" }, "Nadie ha llegado a 21: seguimos con otra mano."));
+    buttons.append(h("button", { type: "button", class: "btn primary next-hand", onclick: () => closeSheet(g) },
+      "Seguir jugando"));
+  }
+  parts.push(buttons);
+  announce(`${title}. Tú sumaste ${gained(me)}, ${oppName} ${gained(them)}. En la partida: tú ${r.scores[me]}, ${oppName} ${r.scores[them]}.`);
+  g.sheet = openDialog({
+    title, body: h("div", {}, parts), className: "sheet" + (finished ? " final" : ""),
+    closeLabel: finished ? "Cerrar" : "Seguir jugando",
+    onClose: () => {
+      g.sheet = null;
+      g.render();
+      refocus(g);
+      g.pump();
+    },
+  });
+  g.sheet.dataset.handNumber = String(handNumber);
+  if (finished && g.rematchSeen) noteRematchWish(g, { seat: v.seat, rematch: g.rematchSeen });
+}

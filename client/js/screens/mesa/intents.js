@@ -1,0 +1,129 @@
+// What the player does at la mesa: choose a hand card, mark table items, open the build
+// panel, and play. Each intent updates the selection, redraws and puts the focus where
+// the next step is; a move goes to the server as the player composed it (the server says
+// why when it is not allowed).
+
+import { cardNameWithArticle, cardValue } from "../../ui/cards.js";
+import { focusLater } from "./focus.js";
+import { myTurn, opponentName } from "./names.js";
+import { chooseCard, freshSelection, optionsFor, toggleMark } from "./selection.js";
+
+let moveCounter = 0;
+
+/** Whether the player may touch the table now (else says why). */
+function canAct(g) {
+  if (g.sel.pending || g.animating) return false;
+  if (myTurn(g.view)) return true;
+  // a tap while it is not my turn: say whose turn it is (nothing once it is over)
+  if (g.view?.status === "playing") {
+    g.showError(`Todavía no te toca: le toca a ${opponentName(g.view)}.`);
+  } else {
+    g.sel.error = null;
+    g.render();
+  }
+  return false;
+}
+
+export function selectCard(g, code) {
+  if (!canAct(g)) return;
+  g.sel = chooseCard(g.sel, code);
+  g.render();
+  focusLater(g, g.sel.selected ? ".actions button:not([aria-disabled])" : null);
+}
+
+export function toggleTableItem(g, id) {
+  if (!canAct(g)) return;
+  if (!g.sel.selected) {
+    g.showError("Primero toca una carta de tu mano; después, lo que quieres de la mesa.");
+    return;
+  }
+  toggleMark(g.sel, id);
+  g.render();
+  focusLater(g, `.table-area [data-id="${id}"]`);
+}
+
+export function clearMarks(g) {
+  g.sel.picked = new Set();
+  g.render();
+}
+
+export function cancel(g) {
+  g.sel = freshSelection();
+  g.render();
+}
+
+function sendMove(g, move) {
+  if (!g.view || g.sel.pending) return;
+  const id = `m${Date.now().toString(36)}-${++moveCounter}`;
+  if (!g.conn.send({ type: "move", move, seq: g.view.seq ?? g.session.since, id })) {
+    g.showError("No hay conexión ahora mismo. Espera a que vuelva la señal y juega otra vez.");
+    return;
+  }
+  g.sel.pending = { id, move };
+  g.sel.error = null;
+  g.render();
+}
+
+/** "Llevarte" (`most`), "Llevarte solo" (`solo`) or "Llevarte lo marcado" (`picked`). */
+export function capture(g, which) {
+  const opts = optionsFor(g.view, g.sel.selected);
+  if (!opts) return;
+  if (which === "picked") {
+    sendMove(g, { kind: "capture", card: opts.card, take: [...g.sel.picked] });
+    return;
+  }
+  const move = which === "solo" ? opts.llevarte_solo : opts.llevarte;
+  if (!move) {
+    g.showError(`Con ${cardNameWithArticle(opts.card)} no hay nada que llevarte.`);
+    return;
+  }
+  sendMove(g, move);
+}
+
+export function trail(g) {
+  // even when the options say no, the server explains why in its own words
+  if (g.sel.selected) sendMove(g, { kind: "trail", card: g.sel.selected });
+}
+
+export function startBuild(g) {
+  if (!g.sel.selected) return;
+  g.sel.mode = "build";
+  g.sel.error = null;
+  g.render();
+  // the first idea, else the first table item to mark, else the way back
+  focusLater(g, ".build-panel .idea", ".table-area [data-id]", ".build-panel button");
+}
+
+export function leaveBuild(g) {
+  g.sel.mode = "choose";
+  g.sel.picked = new Set();
+  g.sel.idea = null;
+  g.render();
+}
+
+/** One of the server's build ideas: its table items marked. */
+export function chooseIdea(g, index) {
+  const idea = optionsFor(g.view, g.sel.selected)?.builds[index];
+  if (!idea) return;
+  g.sel.picked = new Set(idea.move.take);
+  g.sel.idea = index;
+  g.render();
+  focusLater(g, `.build-confirm[data-value="${idea.value}"]`);
+}
+
+export function confirmBuild(g, value) {
+  const code = g.sel.selected;
+  if (!code || g.sel.picked.size === 0) return;
+  sendMove(g, { kind: "build", card: code, take: [...g.sel.picked], value });
+}
+
+/** "¿Por qué no?": the build as the player composed it, its value the plain sum of the
+ * marks, so that the server says in its own words what is wrong with it. */
+export function askWhyNot(g) {
+  let sum = cardValue(g.sel.selected);
+  for (const id of g.sel.picked) {
+    const pile = g.view.table.piles.find((p) => p.id === id);
+    sum += pile ? pile.value : cardValue(id);
+  }
+  confirmBuild(g, sum);
+}

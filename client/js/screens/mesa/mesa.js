@@ -1,0 +1,364 @@
+// La mesa: one game on this device, from its start to its end. Holds the websocket, the
+// latest view the server sent and a queue of what happened (each event of an `events`
+// frame, shown one after the other, the opponent's moves held on screen a moment), and
+// redraws from them (render.js). The browser knows no rules: what each hand card can do
+// comes from `view.options`.
+
+import { alertNow, announce, reducedMotion, setBanner, wait } from "../../lib/dom.js";
+import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/store.js";
+import { cardElement } from "../../ui/cards.js";
+import { DEAL_WORDS, REMATCH_WORDS, moveLine, moveSentence, newHandWords } from "../../ui/words.js";
+import { LiveTable } from "../live.js";
+import { openMenu } from "./dialogs.js";
+import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
+import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
+import { isFriendGame, myTurn, opponentCapitalized, turnWords } from "./names.js";
+import { Presence } from "./presence.js";
+import { mesaScreen, moverOf } from "./render.js";
+import { freshSelection } from "./selection.js";
+import { TurnAlert } from "./turnalert.js";
+
+export class Mesa extends LiveTable {
+  /**
+   * @param {HTMLElement} root where the table is drawn
+   * @param {object} session {room, seat, token, since, invite_url?}
+   * @param {object} app {goHome(message, leftOnPurpose), seatMoved(token),
+   *   lostSession(message), openReplay(token, match)}
+   */
+  constructor(root, session, app) {
+    super(root, session, {
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (status, attempt) => this.onStatus(status, attempt),
+      onFatal: (code, message) => this.onFatal(code, message),
+    });
+    this.session = session;
+    this.app = app;
+    this.view = null;
+    this.hints = loadHints();
+    this.sel = freshSelection();
+    this.queue = [];
+    this.pumping = false;
+    this.sheet = null; // the open end-of-hand dialog
+    this.lastByComputer = null; // my seat's last move, when the computer played it for me
+    this.status = "connecting";
+    this.welcomed = false;
+    this.animating = false;
+    this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
+    this.watchers = 0; // how many are watching this table
+    this.reactOpen = false; // the reaction picker is open
+    this.turnAlert = new TurnAlert();
+    this.presence = new Presence({
+      root: () => this.root, render: () => this.render(), flash: (text) => this.flash(text),
+      view: () => this.view,
+    });
+    this.onKey = (event) => arrowKeys(event);
+    this.root.addEventListener("keydown", this.onKey);
+  }
+
+  stop() {
+    super.stop();
+    this.root.removeEventListener("keydown", this.onKey);
+    this.turnAlert.stop();
+    this.presence.stop();
+    setBanner(null);
+    this.sheet = null;
+    // the Menú, the rejoin code or a score sheet may be open: none of them belongs here now
+    document.querySelectorAll("dialog[open]").forEach((dialog) => dialog.close());
+  }
+
+  // ---------------------------------------------------------------- the connection
+
+  onStatus(status, attempt) {
+    this.status = status;
+    if (status === "reconnecting") {
+      setBanner(attempt > 2
+        ? "Se perdió la conexión con el servidor. Seguimos intentando…"
+        : "Se perdió la conexión con el servidor. Reconectando…");
+    } else if (status === "online") {
+      setBanner(null);
+    }
+    this.updateRootState();
+  }
+
+  /** The server said this device can no longer use the seat (its message says why). */
+  onFatal(code, message) {
+    this.stop();
+    // a page on a foreign origin: the seat is still good from the game's own address
+    if (code === "bad_origin") this.app.goHome(message);
+    else this.app.lostSession(message);
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.onWelcome(msg);
+        break;
+      case "events":
+        for (const event of msg.events) this.onRoomEvent(event, msg);
+        this.pump();
+        // the mover's copy of the frame carries its move id: that is its acknowledgement
+        if (msg.id !== undefined) this.acknowledged(msg.id);
+        break;
+      case "state":
+        if (msg.view) this.rematchSeen = msg.view.rematch;
+        noteRematchWish(this, msg.view);
+        this.queue.push({ event: null, view: msg.view, seq: msg.seq });
+        this.pump();
+        break;
+      case "ack":
+        this.acknowledged(msg.id);
+        break;
+      case "error":
+        this.onError(msg);
+        break;
+      case "presence":
+        if (!this.view || msg.seat === this.view.seat) return;
+        this.presence.set(msg.presence);
+        this.render();
+        break;
+      case "watchers":
+        this.onWatchers(msg.count);
+        break;
+      case "reaction":
+        if (this.view && msg.seat !== this.view.seat) {
+          this.reactions.receive(msg.seat, msg.reaction, opponentCapitalized(this.view));
+        }
+        break;
+      case "seat_moved":
+        this.stop();
+        this.app.seatMoved(this.session.token);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** One event of an `events` frame: queued with the view after the whole change (every
+   * event of a move carries it: it is shown once, last). */
+  onRoomEvent(event, frame) {
+    if (event.kind === "rematch") {
+      this.rematchSeen = null;
+      closeSheet(this);
+    }
+    this.queue.push({ event, view: frame.view, seq: frame.seq });
+  }
+
+  acknowledged(id) {
+    if (this.sel.pending && this.sel.pending.id === id) this.sel.pending = null;
+  }
+
+  onWelcome(msg) {
+    const first = !this.welcomed;
+    this.welcomed = true;
+    this.session.room = msg.room;
+    this.session.seat = msg.seat;
+    this.persist();
+    const events = (msg.events || []).map((e) => e.event);
+    // in a friend game, moves of my own seat I did not see were the computer's, playing
+    // for me while I was away
+    const forMe = isFriendGame(msg.view) ? events.filter((e) => e.kind === "move" && e.seat === msg.seat) : [];
+    const handEnd = [...events].reverse().find((e) => e.kind === "hand_end");
+    this.queue = [];
+    this.sel = freshSelection();
+    this.setView(msg.view);
+    const last = msg.view.last_move;
+    const sameEvent = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    this.lastByComputer = forMe.length && last && sameEvent(forMe[forMe.length - 1], last) ? last : null;
+    if (forMe.length > 0) {
+      this.flash(`Volviste a tu asiento. Mientras no estabas, la computadora jugó ${
+        forMe.length === 1 ? "una jugada" : forMe.length + " jugadas"} por ti.`);
+    } else if (!first) {
+      announce("Conexión recuperada. " + turnWords(this.view));
+    } else if (this.session.invited && !this.session.greeted && msg.view.names) {
+      this.session.greeted = true;
+      this.persist();
+      this.flash(`${msg.view.names[0]} te invitó a su mesa. ¡Buena suerte! ${turnWords(this.view)}`);
+    } else {
+      announce(turnWords(this.view));
+    }
+    this.render();
+    if (handEnd && !this.sheet) openHandSheet(this, handEnd);
+    if (first) focusHand(this);
+  }
+
+  onError(msg) {
+    if (msg.code === "reconnecting") {
+      // the server is coming back (or the table moved to another server): the socket closes
+      // and reconnects by itself; the table it gets back says whether the move was played
+      setBanner(msg.message);
+      return;
+    }
+    if (typeof msg.id === "string" && msg.id.startsWith("r-")) {
+      this.showError(msg.message); // a reaction's answer
+      return;
+    }
+    const pending = this.sel.pending;
+    if (msg.id && pending && pending.id !== msg.id) return;
+    if (msg.code === "stale") {
+      this.sel = freshSelection(); // the table changed: choose again on the new one
+    } else {
+      // a refused move keeps the chosen card (and what was marked): try again from there
+      this.sel.pending = null;
+    }
+    this.showError(msg.message);
+    if (this.sel.selected) focusLater(this, `.hand [data-code="${this.sel.selected}"]`);
+  }
+
+  /** Shows `text` on the error line and says it at once. */
+  showError(text) {
+    this.sel.error = text;
+    alertNow(text);
+    this.render();
+  }
+
+  onWatchers(count) {
+    const before = this.watchers;
+    this.watchers = count;
+    if (count > before) announce(count === 1 ? "Alguien está mirando la partida." : `${count} personas están mirando la partida.`);
+    this.render();
+  }
+
+  setView(view) {
+    this.view = view;
+    if (typeof view.watchers === "number") this.watchers = view.watchers;
+    if (typeof view.seq === "number") {
+      this.session.since = Math.max(this.session.since ?? 0, view.seq);
+    }
+    if (view.status !== "waiting" && this.session.invite_url) {
+      delete this.session.invite_url;
+    }
+    this.presence.set(view.presence[1 - view.seat]);
+    this.persist();
+  }
+
+  persist() {
+    saveSession(this.session);
+  }
+
+  // ---------------------------------------------------------------- what happened, in order
+
+  async pump() {
+    if (this.pumping || this.stopped) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && !this.sheet && !this.stopped) {
+        await this.apply(this.queue.shift());
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  async apply({ event, view }) {
+    const kind = event ? event.kind : "state";
+    if (kind === "move" && this.view && event.seat !== this.view.seat) {
+      await this.animateOpponentMove(event, view);
+    }
+    const wasWaiting = this.view && this.view.status === "waiting";
+    this.setView(view);
+    if (kind === "move") {
+      this.lastByComputer = null;
+      const mine = event.seat === view.seat;
+      if (mine) this.sel = freshSelection();
+      else this.sel.error = null;
+      this.render();
+      announce(moveSentence(event, moverOf(this, event, view.table)) + " " + turnWords(view));
+      if (mine) focusHand(this);
+      else focusHandIfLost(this);
+    } else if (kind === "deal") {
+      this.render();
+      announce(DEAL_WORDS);
+    } else if (kind === "hand_end") {
+      this.sel = freshSelection();
+      this.render();
+      openHandSheet(this, event);
+    } else if (kind === "new_hand") {
+      this.render();
+      announce(`${newHandWords(event)} ${turnWords(view)}`);
+    } else if (kind === "rematch") {
+      this.sel = freshSelection();
+      this.render();
+      this.flash(REMATCH_WORDS);
+    } else {
+      this.render();
+      if (wasWaiting && view.status === "playing") {
+        this.flash(`¡${opponentCapitalized(view)} llegó! Empieza la partida.`);
+      }
+    }
+  }
+
+  /** The opponent's card lands on the table, what it takes is outlined, for a moment. */
+  async animateOpponentMove(event, after) {
+    const ms = loadAnimMs(reducedMotion());
+    if (ms <= 0) return;
+    this.animating = true;
+    this.updateRootState();
+    const area = this.root.querySelector(".table-cards");
+    if (area) {
+      for (const code of event.taken || []) {
+        const hit = area.querySelector(`[data-code="${code}"]`) ||
+          area.querySelector(`[data-pile-cards~="${code}"]`);
+        if (hit) hit.classList.add("being-taken");
+      }
+      const card = cardElement(event.move.card, { interactive: false });
+      card.classList.add("incoming");
+      area.append(card);
+      area.closest(".table-area")?.classList.remove("empty");
+    }
+    const mover = moverOf(this, event, after.table);
+    this.root.querySelector(".lastmove")?.replaceChildren(...moveLine(event, mover));
+    announce(moveSentence(event, mover));
+    await wait(ms);
+    this.animating = false;
+  }
+
+  flash(text) {
+    this.notice.show(text);
+  }
+
+  // ---------------------------------------------------------------- the player's requests
+
+  /** `confirmed`: in a por-turnos game, the player asked for the computer in so many words. */
+  takeover(level, confirmed = false) {
+    const message = confirmed ? { type: "takeover", level, confirmed: true } : { type: "takeover", level };
+    if (!this.conn.send(message)) this.showError("No hay conexión ahora mismo.");
+  }
+
+  rematch() {
+    this.conn.send({ type: "rematch" });
+  }
+
+  setHints(on) {
+    this.hints = on;
+    saveHints(on);
+    announce(on ? "Ayudas puestas." : "Ayudas quitadas.");
+    this.render();
+  }
+
+  openMenu() {
+    openMenu(this);
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  updateRootState() {
+    const mesa = this.root.querySelector(".mesa");
+    if (!mesa) return;
+    mesa.dataset.busy = String(Boolean(this.animating || this.sel.pending || this.status !== "online"));
+  }
+
+  render() {
+    if (this.stopped) return; // another screen owns <main> now
+    const focusKey = document.activeElement?.dataset?.focusKey;
+    this.root.replaceChildren(mesaScreen(this));
+    this.root.dataset.screen = "mesa";
+    this.updateRootState();
+    if (focusKey) this.root.querySelector(`[data-focus-key="${focusKey}"]`)?.focus({ preventScroll: true });
+    const v = this.view;
+    if (v) {
+      const last = v.last_move;
+      this.turnAlert.update(v.seq, myTurn(v), last && last.seat !== v.seat
+        ? moveSentence(last, moverOf(this, last, v.table), false) : "Es tu turno en el casino.");
+    }
+  }
+}

@@ -1,0 +1,134 @@
+// The friend's presence at la mesa: arriving, here, away (with the grace countdown, run
+// from the seconds the server said were left, never from a clock) and played by the
+// computer; what is said when it changes, and the panel that offers the computer.
+
+import { announce, h, openDialog } from "../../lib/dom.js";
+import { levelName } from "../../ui/texts.js";
+import { refocus } from "./focus.js";
+import { isFriendGame, opponentCapitalized } from "./names.js";
+
+/** "0:25" */
+function clockText(seconds) {
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+export class Presence {
+  /**
+   * @param {object} hooks {root() (where the countdown is drawn), render(), flash(text),
+   *   view() (the view: the opponent's name, whether it is a friend game)}
+   */
+  constructor(hooks) {
+    this.hooks = hooks;
+    this.current = null; // the opponent's presence {state, grace_left, level}
+    this.graceUntil = null; // performance.now() when the opponent's grace time ends
+    this.timer = null;
+    this.seenHere = false; // this page has seen the friend connected
+  }
+
+  /** The opponent's presence changed (or was first seen): say so, start the countdown. */
+  set(p) {
+    // "away" without a grace time, or right after "arriving" without ever being here:
+    // the friend joined and is still on the way (the server may say either)
+    if (p.state === "away" && (p.grace_left === null || p.grace_left === undefined ||
+        (this.current?.state === "arriving" && !this.seenHere))) {
+      p = { ...p, state: "arriving" };
+    }
+    if (p.state === "here") this.seenHere = true;
+    const before = this.current;
+    if (before && before.state === p.state && before.grace_left === p.grace_left) return;
+    this.current = p;
+    const view = this.hooks.view();
+    const name = opponentCapitalized(view);
+    const wasAway = before && (before.state === "away" || before.state === "computer");
+    if (isFriendGame(view) && before) {
+      if (wasAway && p.state === "here") this.hooks.flash(`¡${name} volvió a la mesa!`);
+      else if (p.state === "away" && before.state === "here") announce(`${name} se fue de la mesa. Lo esperamos un momento.`);
+      else if (p.state === "computer" && before.state !== "computer") announce(`La computadora juega por ${name} hasta que vuelva.`);
+    }
+    clearInterval(this.timer);
+    this.graceUntil = null;
+    if (p.state === "away" && typeof p.grace_left === "number") {
+      this.graceUntil = performance.now() + p.grace_left * 1000;
+      if (p.grace_left > 0) this.timer = setInterval(() => this.tick(), 250);
+    }
+  }
+
+  graceLeft() {
+    if (this.graceUntil === null) return 0;
+    return Math.max(0, Math.ceil((this.graceUntil - performance.now()) / 1000));
+  }
+
+  tick() {
+    const left = this.graceLeft();
+    const clock = this.hooks.root().querySelector(".presence .countdown");
+    if (left <= 0 || !clock) {
+      clearInterval(this.timer);
+      this.hooks.render(); // time is up: offer the computer
+      return;
+    }
+    const text = clockText(left);
+    if (clock.textContent !== text) clock.textContent = text;
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+}
+
+/** "Sí, en Fácil", "Sí, en Normal", "Sí, en Difícil". */
+function levelButtons(choose) {
+  const levels = [["facil", "Fácil"], ["normal", "Normal"], ["dificil", "Difícil"]];
+  return h("div", { class: "button-row" }, levels.map(([level, label]) =>
+    h("button", { type: "button", class: "btn", "data-level": level,
+      onclick: () => choose(level) }, `Sí, en ${label}`)));
+}
+
+/** Por turnos: the friend plays when they can; the computer takes the seat only when asked. */
+function askComputer(g) {
+  const name = opponentCapitalized(g.view);
+  const dialog = openDialog({
+    title: `¿Que la computadora juegue por ${name}?`,
+    className: "ask-computer",
+    onClose: () => refocus(g),
+    body: h("div", {},
+      h("p", {}, `Es una partida por turnos: ${name} juega cuando pueda. Si no quieres esperar, la computadora juega por ${name} hasta que vuelva a la mesa.`),
+      levelButtons((level) => {
+        dialog.close();
+        g.takeover(level, true);
+      }),
+      h("button", { type: "button", class: "btn quiet", onclick: () => dialog.close() }, `No, espero a ${name}`)),
+  });
+}
+
+/** The panel under the opponent while a friend is not at the table (null when they are). */
+export function presencePanel(g) {
+  const p = g.presence.current;
+  if (!isFriendGame(g.view) || !p || p.state === "here") return null;
+  const name = opponentCapitalized(g.view);
+  if (p.state === "arriving") {
+    return h("div", { class: "presence arriving", role: "status" }, `${name} está llegando a la mesa…`);
+  }
+  if (p.state === "computer") {
+    return h("div", { class: "presence takeover", role: "status" },
+      `${name} no está. La computadora (${levelName(p.level)}) juega por ${name} hasta que vuelva.`);
+  }
+  const left = g.presence.graceLeft();
+  if (g.view.turns && left > 0) {
+    return h("div", { class: "presence away turns" },
+      h("p", { role: "status" }, `${name} no está en la mesa ahora. Es por turnos: juega cuando pueda, y aquí lo verás.`),
+      h("button", { type: "button", class: "btn ask-computer", onclick: () => askComputer(g) },
+        `Que la computadora juegue por ${name}`));
+  }
+  if (left > 0) {
+    return h("div", { class: "presence away" },
+      h("p", { role: "status" }, `${name} se fue de la mesa. Lo esperamos un momento, a ver si vuelve.`),
+      h("p", { class: "small" }, "Si no vuelve, en ",
+        h("strong", { class: "countdown", "aria-hidden": "true" }, clockText(left)),
+        h("span", { class: "sr-only" }, `${left} segundos`),
+        ` podrás dejar que la computadora juegue por ${name}.`));
+  }
+  return h("div", { class: "presence choose", role: "group", "aria-label": `${name} no ha vuelto` },
+    h("p", {}, `${name} no ha vuelto. ¿Quieres que la computadora juegue por ${name}?`),
+    levelButtons((level) => g.takeover(level)),
+    h("p", { class: "small" }, `Si prefieres, espera: cuando ${name} vuelva, sigue jugando.`));
+}

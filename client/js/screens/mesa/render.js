@@ -1,0 +1,122 @@
+// La mesa drawn from the view the server sent and what this page holds (the selection, the
+// hints switch, the opponent's presence, the notice, the reactions): the top bar with both
+// score boxes, the opponent, the table, the last move and whose turn, the hand and the
+// actions. Nothing here changes state; taps call the mesa's intents.
+
+import { h } from "../../lib/dom.js";
+import { cardElement } from "../../ui/cards.js";
+import { playerPanel, scoreBoxes, watchersCount } from "../../ui/seats.js";
+import { deckLine, tableArea } from "../../ui/table.js";
+import { moveLine } from "../../ui/words.js";
+import { actionsBar } from "./actions.js";
+import { selectCard, toggleTableItem } from "./intents.js";
+import { isFriendGame, myTurn, opponentCapitalized, opponentName, shortOpponentName } from "./names.js";
+import { presencePanel } from "./presence.js";
+import { reactButton, reactPanel } from "./reacting.js";
+import { optionsFor, previewSet } from "./selection.js";
+import { waitingRoom } from "./waiting.js";
+
+/** Who made a move, for ui/words.js: me, the opponent, or the computer in my seat. */
+export function moverOf(g, event, table) {
+  if (event === g.lastByComputer) return { forMe: true, table };
+  if (event.seat === g.view?.seat) return { who: null, table };
+  return { who: opponentCapitalized(g.view), table };
+}
+
+/** What <main> holds for the mesa `g` now. */
+export function mesaScreen(g) {
+  const v = g.view;
+  if (!v) {
+    return h("section", { class: "mesa loading-mesa", "aria-busy": "true" },
+      h("h1", { class: "sr-only" }, "La mesa"),
+      h("p", { class: "loading" }, g.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"));
+  }
+  if (v.status === "waiting") return waitingRoom(g, topbar(g));
+  return mesa(g);
+}
+
+/** The score boxes, the reactions and the Menú. */
+export function topbar(g) {
+  const v = g.view;
+  const playing = v.status !== "waiting";
+  const box = (seat, who) => ({ seat, who, score: v.scores[seat], limpias: v.limpias[seat],
+    tally: playing ? v.tally[seat] : null, mine: seat === v.seat,
+    bubble: seat === v.seat ? g.reactions.bubble(seat) : null });
+  return h("header", { class: "topbar" },
+    scoreBoxes(box(v.seat, "Tú"), box(1 - v.seat, shortOpponentName(v))),
+    reactButton(g),
+    h("button", { type: "button", class: "btn menu-button", "aria-haspopup": "dialog",
+      "data-focus-key": "menu", onclick: () => g.openMenu() }, "Menú"),
+    reactPanel(g),
+  );
+}
+
+function opponent(g) {
+  const v = g.view;
+  const p = g.presence.current;
+  return playerPanel({
+    seat: 1 - v.seat,
+    name: opponentCapitalized(v),
+    person: isFriendGame(v),
+    away: Boolean(p && p.state !== "here"),
+    level: v.opponent.level,
+    handSize: v.opponent_hand_size,
+    badges: v.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null,
+    below: [deckLine(v.deck_size), g.watchers > 0 ? watchersCount(g.watchers) : null,
+      g.reactions.bubble(1 - v.seat)],
+  });
+}
+
+function hand(g, my) {
+  const v = g.view;
+  const el = h("section", { class: "hand", "aria-label": "Tu mano", tabindex: "-1" });
+  for (const code of v.hand) {
+    const opts = optionsFor(v, code);
+    const hinted = g.hints && my && Boolean(opts && opts.llevarte);
+    const selected = g.sel.selected === code;
+    const card = cardElement(code, {
+      extraLabel: [selected ? "escogida" : "", hinted ? "se puede llevar algo" : ""].filter(Boolean).join(", "),
+    });
+    card.classList.add("hand-card");
+    card.dataset.focusKey = "h-" + code;
+    if (hinted) card.classList.add("can-capture");
+    if (selected) card.classList.add("selected");
+    card.setAttribute("aria-pressed", String(selected));
+    card.addEventListener("click", () => selectCard(g, code));
+    if (hinted) card.append(h("span", { class: "hint-badge", "aria-hidden": "true" }, "✓"));
+    el.append(card);
+  }
+  return el;
+}
+
+function mesa(g) {
+  const v = g.view;
+  const my = myTurn(v);
+  const table = tableArea(v.table, {
+    seat: v.seat,
+    ownerName: () => opponentName(v),
+    onItem: (id) => toggleTableItem(g, id),
+    picked: g.sel.picked,
+    wouldTake: previewSet(g.sel, v, g.hints, my),
+  });
+  const last = h("p", { class: "lastmove" }, v.last_move ? moveLine(v.last_move, moverOf(g, v.last_move, v.table)) : "");
+  const turn = h("p", { class: "turn" + (my ? " mine" : ""), "data-turn": my ? "me" : "them" },
+    v.status === "finished"
+      ? (v.winner === v.seat ? "¡Ganaste la partida!" : `${opponentCapitalized(v)} ganó la partida.`)
+      : my ? "Te toca jugar" : `Le toca a ${opponentName(v)}…`);
+  const status = h("div", { class: "status-lines" }, last, turn,
+    g.sel.error ? h("p", { class: "error-line" }, g.sel.error) : null,
+    g.notice.line());
+  return h("section", {
+    class: "mesa" + (g.hints ? " hints-on" : "") + (g.sel.selected ? " choosing" : ""),
+    "aria-labelledby": "mesa-title",
+    "data-my-turn": String(my),
+    "data-hand-number": String(v.hand_number),
+    "data-seq": String(v.seq),
+  },
+  h("h1", { id: "mesa-title", class: "sr-only" }, "La mesa"),
+  topbar(g),
+  h("div", { class: "mesa-grid" },
+    h("div", { class: "opp-area" }, opponent(g), presencePanel(g)),
+    table, status, hand(g, my), actionsBar(g)));
+}

@@ -1,0 +1,190 @@
+// Mirar una mesa (/v/<code>): the table of a game, read only, as it happens. The watcher
+// view (docs/protocol.md, "Watching") has no hand and no deck: both hands are card backs.
+// No move controls; the players' quick reactions show for a few seconds (and can be muted).
+
+import { announce, capitalize, h } from "../lib/dom.js";
+import { playerPanel, scoreBoxes, watchersCount } from "../ui/seats.js";
+import { deckLine, tableArea } from "../ui/table.js";
+import {
+  REMATCH_WORDS, handEndWords, matchEndWords, moveLine, moveSentence, newHandWords,
+} from "../ui/words.js";
+import { LiveTable } from "./live.js";
+
+export class WatchTable extends LiveTable {
+  /**
+   * @param {HTMLElement} root where the table is drawn
+   * @param {string} code the watch code
+   * @param {object} app {failed(code, message)}
+   */
+  constructor(root, code, app) {
+    super(root, { watch: code, since: null }, {
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (status) => {
+        this.status = status;
+        this.render();
+      },
+      onFatal: (errorCode, message) => {
+        this.stop();
+        this.app.failed(errorCode, message);
+      },
+    });
+    this.app = app;
+    this.view = null;
+    this.watchers = 0;
+    this.status = "connecting";
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "watching": {
+        const first = !this.view;
+        this.setView(msg.view);
+        this.render();
+        if (first) {
+          announce(`Estás mirando la mesa de ${this.name(0)} y ${this.name(1)}. ${this.turnWords()}`);
+          this.root.querySelector("h1")?.focus({ preventScroll: true });
+        } else {
+          announce("Conexión recuperada. " + this.turnWords());
+        }
+        break;
+      }
+      case "events":
+        this.setView(msg.view);
+        for (const event of msg.events) this.onRoomEvent(event);
+        break;
+      case "state":
+      case "presence":
+        if (msg.view) this.setView(msg.view);
+        else if (this.view && msg.presence) this.view.presence[msg.seat] = msg.presence;
+        this.render();
+        break;
+      case "watchers":
+        this.watchers = msg.count;
+        this.render();
+        break;
+      case "reaction":
+        if (this.view) this.reactions.receive(msg.seat, msg.reaction, capitalize(this.name(msg.seat)));
+        break;
+      default:
+        break;
+    }
+  }
+
+  setView(view) {
+    this.view = view;
+    if (typeof view.watchers === "number") this.watchers = view.watchers;
+  }
+
+  /** One event of an `events` frame (the view is already the one after it). */
+  onRoomEvent(event) {
+    const names = [this.name(0), this.name(1)];
+    if (event.kind === "move") {
+      this.render();
+      announce(moveSentence(event, this.mover(event)) + " " + this.turnWords());
+    } else if (event.kind === "hand_end") {
+      this.notice.show(handEndWords(event, names));
+    } else if (event.kind === "match_end") {
+      this.notice.show(matchEndWords(event, names));
+    } else if (event.kind === "rematch") {
+      this.notice.show(REMATCH_WORDS);
+    } else if (event.kind === "new_hand") {
+      this.render();
+      announce(`${newHandWords(event)} ${this.turnWords()}`);
+    } else {
+      this.render();
+    }
+  }
+
+  // ---------------------------------------------------------------- words
+
+  /** A seat as a sentence says it: "Ana", "la computadora". */
+  name(seat) {
+    const v = this.view;
+    const fallback = seat === 0 ? "Jugador 1" : "Jugador 2";
+    if (!v) return fallback;
+    if (v.players && v.players[seat].kind === "computer") return "la computadora";
+    return v.names[seat] || fallback;
+  }
+
+  mover(event) {
+    return { who: capitalize(this.name(event.seat)), table: this.view.table };
+  }
+
+  turnWords() {
+    const v = this.view;
+    if (!v) return "";
+    if (v.status === "waiting") return `${capitalize(this.name(0))} espera a su amigo.`;
+    if (v.status === "finished") return "La partida terminó.";
+    return `Le toca a ${this.name(v.turn)}.`;
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  render() {
+    if (this.stopped) return;
+    const focusKey = document.activeElement?.dataset?.focusKey;
+    const v = this.view;
+    let content;
+    if (!v) {
+      content = h("section", { class: "mesa loading-mesa watching", "aria-busy": "true" },
+        h("h1", { class: "sr-only" }, "Mirar una mesa"),
+        h("p", { class: "loading" }, this.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"));
+    } else {
+      content = this.renderTable();
+    }
+    this.root.replaceChildren(content);
+    this.root.dataset.screen = "mirar";
+    if (focusKey) this.root.querySelector(`[data-focus-key="${focusKey}"]`)?.focus({ preventScroll: true });
+  }
+
+  renderTable() {
+    const v = this.view;
+    const head = h("div", { class: "watch-head" },
+      h("h1", { id: "watch-title", tabindex: "-1" }, "Estás mirando"),
+      watchersCount(this.watchers),
+      this.reactions.muteSwitch());
+    const turn = v.status === "finished"
+      ? (v.winner !== null && v.winner !== undefined ? `¡${capitalize(this.name(v.winner))} ganó la partida!` : "La partida terminó.")
+      : v.status === "waiting" ? `${capitalize(this.name(0))} espera a su amigo…` : `Le toca a ${this.name(v.turn)}`;
+    const status = h("div", { class: "status-lines" },
+      h("p", { class: "lastmove" }, v.last_move ? moveLine(v.last_move, this.mover(v.last_move)) : ""),
+      h("p", { class: "turn", "data-turn": String(v.turn) }, turn),
+      this.notice.line(),
+      this.status === "reconnecting" ? h("p", { class: "notice" }, "Reconectando…") : null);
+    const playing = v.status !== "waiting";
+    const box = (seat) => ({ seat, who: capitalize(this.name(seat)), score: v.scores[seat],
+      limpias: v.limpias[seat], tally: playing ? v.tally[seat] : null });
+    return h("section", { class: "mesa watching", "aria-labelledby": "watch-title",
+      "data-seq": String(v.seq), "data-status": v.status, "data-busy": String(this.status !== "online") },
+    h("header", { class: "topbar" }, scoreBoxes(box(0), box(1))),
+    head,
+    h("div", { class: "mesa-grid watch-grid" },
+      h("div", { class: "opp-area" }, this.renderPlayer(1)),
+      tableArea(v.table, { seat: null, ownerName: (seat) => this.name(seat) }),
+      status,
+      h("div", { class: "near-area" }, this.renderPlayer(0))));
+  }
+
+  renderPlayer(seat) {
+    const v = this.view;
+    const p = v.presence[seat];
+    const person = v.players[seat].kind === "person";
+    let state = "";
+    if (person && p.state === "computer") state = ` (la computadora juega por ${this.name(seat)})`;
+    else if (person && p.state === "arriving") state = " (llegando)";
+    else if (person && p.state === "away") state = " (no está)";
+    return playerPanel({
+      seat,
+      name: capitalize(this.name(seat)),
+      person,
+      away: person && p.state !== "here",
+      level: v.players[seat].level,
+      handSize: v.hand_sizes[seat],
+      badges: [state ? h("span", { class: "level" }, state) : null,
+        v.turn === seat && v.status === "playing" ? h("span", { class: "turn-mark" }, " · le toca") : null],
+      below: [seat === 1 ? deckLine(v.deck_size) : null, this.reactions.bubble(seat)],
+    }, "opponent player");
+  }
+}

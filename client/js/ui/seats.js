@@ -1,0 +1,72 @@
+// The two seats around the table: the score boxes (match points, limpias and what each one
+// has taken in this hand), a player's panel (name, whether they are here, their hand as
+// card backs) and how many are watching. One copy for la mesa, the watcher's page and the
+// replay; the numbers are the server's (`view.tally`, `scores`, `limpias`).
+
+import { h } from "../lib/dom.js";
+import { cardBack } from "./cards.js";
+import { levelName } from "./texts.js";
+import { plural } from "./words.js";
+
+/** What a seat has captured so far in this hand: "14 cartas · 5 picas · 10♦ · 2♠" (the
+ * server's tally; `mine`: said to its own player, "tienes el diez de diamantes"). */
+export function tally(t, seat, mine) {
+  const has = (name) => (mine ? `tienes ${name}` : `tiene ${name}`);
+  const spoken = [plural(t.cards, "carta", "cartas"), plural(t.spades, "pica", "picas"),
+    t.ten_of_diamonds ? has("el diez de diamantes") : null,
+    t.two_of_spades ? has("el dos de picas") : null].filter(Boolean).join(", ");
+  return h("span", { class: "tally", "data-tally-seat": String(seat), "data-cards": String(t.cards),
+    "data-spades": String(t.spades), "data-ten": String(Boolean(t.ten_of_diamonds)),
+    "data-two": String(Boolean(t.two_of_spades)) },
+  h("span", { class: "sr-only" }, `Llevadas: ${spoken}.`),
+  h("span", { class: "t-cards", "aria-hidden": "true" }, plural(t.cards, "carta", "cartas")),
+  h("span", { class: "t-spades", "aria-hidden": "true" }, plural(t.spades, "pica", "picas")),
+  t.ten_of_diamonds ? h("span", { class: "t-key red", "aria-hidden": "true" }, "10♦") : null,
+  t.two_of_spades ? h("span", { class: "t-key", "aria-hidden": "true" }, "2♠") : null);
+}
+
+/**
+ * One seat's score box. `box`: {seat, who (the name shown), near (the box on the player's
+ * side), score, limpias, tally (null: the hand has not started), mine, bubble (a reaction)}.
+ */
+export function scoreBox(box) {
+  const started = box.tally !== null && box.tally !== undefined;
+  return h("div", { class: `score ${box.near ? "me" : "them"}`, "data-score-seat": String(box.seat) },
+    h("span", { class: "who" }, box.who),
+    h("span", { class: "pts" }, String(box.score), h("span", { class: "sr-only" }, " puntos")),
+    started ? h("span", { class: "limpias" }, plural(box.limpias, "limpia", "limpias")) : null,
+    started ? tally(box.tally, box.seat, Boolean(box.mine)) : null,
+    box.bubble || null);
+}
+
+/** Both score boxes, the near one first. */
+export function scoreBoxes(near, far) {
+  return h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida y lo llevado en esta mano" },
+    scoreBox({ ...near, near: true }), scoreBox({ ...far, near: false }));
+}
+
+/** "👀 3 personas mirando". */
+export function watchersCount(count) {
+  return h("p", { class: "watchers-count", "data-watchers": String(count) },
+    h("span", { "aria-hidden": "true" }, "👀 "), count === 1 ? "1 persona mirando" : `${count} personas mirando`);
+}
+
+/**
+ * A player's side of the table: the name line, their hand as card backs, then `below`.
+ * `player`: {seat, name, person (a person, not the computer: a dot says whether they are
+ * here), away, level (the computer's), handSize, badges (more of the name line), below}.
+ */
+export function playerPanel(player, className = "opponent") {
+  const n = player.handSize;
+  const backs = h("div", { class: "opp-cards", "aria-hidden": "true" });
+  for (let i = 0; i < n; i++) backs.append(cardBack());
+  return h("section", { class: className, "data-seat": String(player.seat), "aria-label": player.name },
+    h("p", { class: "opp-name" },
+      player.person ? h("span", { class: "conn-dot" + (player.away ? " off" : ""), "aria-hidden": "true" }) : null,
+      player.name,
+      !player.person && player.level ? h("span", { class: "level" }, ` (${levelName(player.level)})`) : null,
+      h("span", { class: "count", "data-hand-size": String(n) }, ` · ${plural(n, "carta", "cartas")}`),
+      player.badges || null),
+    backs,
+    player.below || null);
+}

@@ -1,0 +1,72 @@
+// Handing out a link of this site: the link itself, "Copiar enlace", the phone's share
+// sheet, WhatsApp and the QR code. One copy for the invitation (la mesa while it waits), the
+// watch link and the rejoin code (la mesa's Menú), and the replay.
+
+import { qrObjectUrl } from "../lib/api.js";
+import { h } from "../lib/dom.js";
+
+export const COPIED = "Enlace copiado.";
+export const NOT_COPIED = "No se pudo copiar. Mantén el dedo sobre el enlace para copiarlo.";
+
+/** A path of this site as a whole address ("/j/H7KM4Q2P" → "https://…/j/H7KM4Q2P"). */
+export function absoluteUrl(path) {
+  return new URL(path, window.location.origin).href;
+}
+
+/** The link on its own line; `attr` names it for the tests ("data-invite-link"). */
+export function linkLine(url, attr, { newTab = false, className = "invite-link" } = {}) {
+  return h("p", { class: className },
+    h("a", { href: url, [attr]: "", target: newTab ? "_blank" : null, rel: newTab ? "noopener" : null }, url));
+}
+
+/** Copies `url`; `say(text)` tells the player whether it worked. */
+export async function copyLink(url, say, copied = COPIED) {
+  try {
+    await navigator.clipboard.writeText(url);
+    say(copied);
+  } catch {
+    say(NOT_COPIED);
+  }
+}
+
+/** The phone's share sheet where there is one, else a copy of the link. */
+export function shareButton(label, { title = "Casino dominicano", text, url }, say, className = "btn") {
+  return h("button", { type: "button", class: className, onclick: async () => {
+    if (!navigator.share) {
+      await copyLink(url, say);
+      return;
+    }
+    try {
+      await navigator.share({ title, text, url });
+    } catch {
+      // the player closed the share sheet
+    }
+  } }, label);
+}
+
+/**
+ * The row of ways to send `url`: "Copiar enlace" (then `say(copied)`), "Compartir" when the
+ * phone has a share sheet and `share` gives its text, "Enviar por WhatsApp" with `message`.
+ */
+export function shareRow({ url, say, copied = COPIED, share = null, message = null }) {
+  return h("div", { class: "button-row" },
+    h("button", { type: "button", class: "btn", onclick: () => copyLink(url, say, copied) }, "Copiar enlace"),
+    share && navigator.share ? shareButton("Compartir", { text: share, url }, say) : null,
+    message ? h("a", { class: "btn whatsapp", href: "https://wa.me/?text=" + encodeURIComponent(message),
+      target: "_blank", rel: "noopener" }, "Enviar por WhatsApp") : null);
+}
+
+/** A line that says, visibly and to screen readers, what the buttons above did. */
+export function shareStatus() {
+  return h("p", { class: "small", role: "status" });
+}
+
+/** The QR code of one of this site's paths: shown once it arrives (POST /api/qr). */
+export function qrImage(path, alt) {
+  const img = h("img", { class: "qr", alt, width: "180", height: "180", hidden: true });
+  qrObjectUrl(path).then((src) => {
+    img.src = src;
+    img.hidden = false;
+  }).catch(() => img.remove());
+  return img;
+}
