@@ -18,7 +18,7 @@ MAX_TOKEN = 128
 MAX_WATCH_CODE = 32  # a watch code is 12 characters; room for separators a person typed
 
 # the quick reactions: a closed set (no free text, so nothing to moderate), id -> what the
-# other seat and the watchers read (client/js/reactions.js shows the same texts)
+# other seat and the watchers read (client/js/ui/reactions.js shows the same texts)
 REACTIONS: dict[str, str] = {
     "buena": "¡Buena!",
     "ay_no": "¡Ay, no!",
