@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # run as a script: the repository root for tests.support
 
 from playwright.sync_api import sync_playwright  # noqa: E402
+
 from tests.support.srvkit import ServerProc  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
