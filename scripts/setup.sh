@@ -8,3 +8,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test]"
+# the browser engine's type checker (typescript, a devDependency: the client has no build step)
+if command -v npm >/dev/null; then
+    npm ci --no-audit --no-fund --silent
+else
+    echo "npm not found: the browser engine's type check (tsc) and its tests need Node.js 20" >&2
+fi

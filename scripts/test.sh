@@ -27,6 +27,7 @@ skip_unless_up Redis 127.0.0.1:6379 redis_up SKIP_REDIS
 .venv/bin/ruff format --check server tests benchmarks scripts
 .venv/bin/mypy
 .venv/bin/lint-imports  # the server's layers (pyproject.toml, docs/architecture.md)
+npx --no-install tsc --noEmit -p .
 if [ $# -gt 0 ]; then
     exec .venv/bin/python -m pytest -q "$@"
 fi
