@@ -1,0 +1,99 @@
+// A match against the computer held in the browser: a seed and its moves (a match is its
+// seed plus its moves, as on the server). What the offline table asks the worker: the seat's
+// view and the last move's events in the server's shapes (docs/protocol.md, View V and Event
+// E), the play of a move of the player's, and the computer's move. Nothing here is kept
+// between requests but a cache of the last match replayed.
+
+import { chooseForPosition, isLevel } from "../ai/index.js";
+import { EngineError, IllegalMove, NotationError } from "./errors.js";
+import { Match } from "./match.js";
+import { Move } from "./moves.js";
+import { get, isDict, pyRepr } from "./pyrepr.js";
+import { seatView, stepEvents } from "./views.js";
+
+/** @typedef {import("./moves.js").MoveJSON} MoveJSON */
+/** @typedef {Record<string, unknown>} Answer */
+
+/** @typedef {{seed: string, texts: string[], match: Match, events: Record<string, unknown>[], lastMove: Record<string, unknown> | null}} Replayed */
+
+/** @type {Replayed | null} */
+let last = null;
+
+/**
+ * The match of `seed` after `moves`, with the events of the last move (replayed from the
+ * last match asked about when these moves continue it).
+ * @param {string} seed @param {unknown[]} moves @returns {Replayed}
+ */
+function replay(seed, moves) {
+  const texts = moves.map((m) => Move.fromJSON(m).toText());
+  let state =
+    last && last.seed === seed && last.texts.length <= texts.length && last.texts.every((t, i) => t === texts[i])
+      ? last
+      : { seed, texts: [], match: Match.new(seed), events: [], lastMove: null };
+  for (const text of texts.slice(state.texts.length)) {
+    const before = state.match;
+    const seat = before.position.turn;
+    const [after, step] = before.play(Move.parse(text));
+    const events = stepEvents(step, seat, before, after);
+    state = { seed, texts: [...state.texts, text], match: after, events, lastMove: events[0] };
+  }
+  last = state;
+  return state;
+}
+
+/** @param {unknown} request @returns {{seed: string, moves: unknown[]}} */
+function readGame(request) {
+  if (!isDict(request)) throw new NotationError(`a request must be a JSON object, not ${pyRepr(request)}`);
+  const seed = get(request, "seed");
+  const moves = get(request, "moves", []);
+  if (typeof seed !== "string" || !seed) throw new NotationError(`bad seed ${pyRepr(seed)}`);
+  if (!Array.isArray(moves)) throw new NotationError(`moves must be a list, not ${pyRepr(moves)}`);
+  return { seed, moves };
+}
+
+/** @param {unknown} seat */
+function readSeat(seat) {
+  if (seat !== 0 && seat !== 1) throw new NotationError(`seat must be 0 or 1, not ${pyRepr(seat)}`);
+  return seat;
+}
+
+/** @param {Replayed} state @param {number} seat */
+function shown(state, seat) {
+  return { view: seatView(state.match, seat, state.lastMove), events: state.events };
+}
+
+/**
+ * `{op: "game", seed, moves, seat}`: the view of `seat` and the last move's events;
+ * `{op: "game_play", seed, moves, move, seat}`: plays `move` (refused with the engine's code
+ * and Spanish message), then the same, with `moves` the moves after it;
+ * `{op: "game_computer", seed, moves, level}`: the computer's move for the seat to move, from
+ * its view, drawn from `${level}:${seed}:${moves.length}` (the same after a reload).
+ * @param {Record<string, unknown>} request @returns {Answer}
+ */
+export function answerGame(request) {
+  try {
+    const { seed, moves } = readGame(request);
+    const op = request.op;
+    if (op === "game") return shown(replay(seed, moves), readSeat(request.seat));
+    if (op === "game_play") {
+      const seat = readSeat(request.seat);
+      const before = replay(seed, moves);
+      if (before.match.position.turn !== seat) throw new IllegalMove("not_your_turn", "No es tu turno.");
+      const move = Move.fromJSON(request.move).toJSON();
+      const after = replay(seed, [...moves, move]);
+      return { moves: [...moves, move], ...shown(after, seat) };
+    }
+    if (op === "game_computer") {
+      const level = request.level;
+      if (!isLevel(level)) return { error: `unknown level ${pyRepr(level)}`, code: "bad_level" };
+      const { match } = replay(seed, moves);
+      if (match.finished) throw new IllegalMove("match_over", "La partida ya terminó.");
+      return { move: chooseForPosition(level, match.position, `${seed}:${moves.length}`).toJSON() };
+    }
+    return { error: `unknown op ${pyRepr(op)}`, code: "bad_request" };
+  } catch (exc) {
+    if (exc instanceof IllegalMove) return { error: exc.message, code: exc.code };
+    if (exc instanceof EngineError) return { error: exc.message, code: "bad_request" };
+    throw exc;
+  }
+}
