@@ -27,10 +27,11 @@ export function loads(text) {
   };
   /** @param {string} what @param {number} [pos] @returns {never} */
   const fail = (what, pos = at) => {
-    // as Python words it: "Expecting value: line 1 column 1 (char 0)"
-    const line = text.slice(0, pos).split("\n").length;
-    const column = pos - (pos > 0 ? text.lastIndexOf("\n", pos - 1) : -1);
-    throw new JSONError(`${what}: line ${line} column ${column} (char ${pos})`);
+    // as Python words it: "Expecting value: line 1 column 1 (char 0)", in code points
+    const before = [...text.slice(0, pos)];
+    const line = before.filter((ch) => ch === "\n").length + 1;
+    const column = before.length - before.lastIndexOf("\n");
+    throw new JSONError(`${what}: line ${line} column ${column} (char ${before.length})`);
   };
   /** @returns {string} */
   const string = () => {
@@ -53,7 +54,7 @@ export function loads(text) {
       const esc = text[at + 1];
       if (esc === "u") {
         const hex = text.slice(at + 2, at + 6);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("Invalid \\uXXXX escape");
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("Invalid \\uXXXX escape", at + 1);
         out += String.fromCharCode(parseInt(hex, 16));
         at += 6;
       } else if (esc !== undefined && Object.prototype.hasOwnProperty.call(ESCAPES, esc)) {
