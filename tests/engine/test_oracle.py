@@ -1,82 +1,40 @@
-"""The rules oracle of NOTATION.md: ``python -m server.engine`` as a real subprocess,
-one JSON request per line in, one JSON answer per line out, flushed after each."""
+"""The rules oracle of NOTATION.md, both of them: the server's engine (``python -m
+server.engine``) and the browser's (``scripts/oracle-js``, Node), each as a real subprocess,
+one JSON request per line in, one JSON answer per line out, flushed after each. Every test
+runs against both; the browser has no Difícil (it says so: an unknown level)."""
 
 from __future__ import annotations
 
 import json
 import os
-import queue
 import subprocess
-import sys
-import threading
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from server.engine import Match, Move, Position, legal_moves, play_step
 
-ROOT = Path(__file__).resolve().parents[2]
-TIMEOUT = 20
+from .oracles import COMMANDS, NODE, ROOT, TIMEOUT, Oracle
+
+ORACLES = ["python", pytest.param("js", marks=pytest.mark.skipif(NODE is None, reason="no node"))]
+BROWSER_LEVELS = {"facil", "normal"}
 
 
-class Oracle:
-    """Talks to one running oracle process, a line at a time."""
-
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "server.engine"],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line)
-        self.lines.put("")  # end of output
-
-    def ask_line(self, line: str) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        # the oracle flushes after each answer: it arrives while stdin is still open
-        try:
-            answer = self.lines.get(timeout=TIMEOUT)
-        except queue.Empty:
-            raise AssertionError(f"no answer to {line[:200]!r} in {TIMEOUT} s") from None
-        assert answer, f"the oracle stopped after {line[:200]!r}"
-        data = json.loads(answer)
-        assert isinstance(data, dict)
-        return data
-
-    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
-        return self.ask_line(json.dumps(request))
-
-    def close(self) -> tuple[int, str]:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
-        code = self.process.wait(timeout=TIMEOUT)
-        rest = ""
-        while (line := self.lines.get(timeout=TIMEOUT)) != "":
-            rest += line
-        return code, rest
-
-
-@pytest.fixture(scope="module")
-def oracle() -> Iterator[Oracle]:
-    running = Oracle()
+@pytest.fixture(scope="module", params=ORACLES)
+def oracle(request: pytest.FixtureRequest) -> Iterator[Oracle]:
+    running = Oracle(COMMANDS[request.param], request.param)
     yield running
     code, rest = running.close()
     assert code == 0 and rest == ""
+
+
+def offers(oracle: Oracle, level: str) -> bool:
+    """Whether this oracle has the level; the browser's says it has not, and goes on."""
+    if oracle.name == "python" or level in BROWSER_LEVELS:
+        return True
+    answer = oracle.ask({"op": "choose", "level": level, "position": POSITION, "seed": 1})
+    assert answer == {"error": f"unknown level {level!r}"}
+    return False
 
 
 POSITION = {
@@ -154,6 +112,8 @@ def test_choose_answers_a_legal_move_and_the_same_each_time(oracle: Oracle, leve
     from server.ai import LEVELS
 
     assert level in LEVELS
+    if not offers(oracle, level):
+        return
     request = {"op": "choose", "level": level, "position": POSITION, "seed": 7}
     first = oracle.ask(request)
     move = Move.from_json(first["move"])
@@ -169,6 +129,8 @@ def test_choose_sees_neither_the_opponent_hand_nor_the_deck_order(
     from server.ai import LEVELS
 
     assert level in LEVELS
+    if not offers(oracle, level):
+        return
     table = {
         "cards": ["5h", "4c", "Ad"],
         "piles": [{"id": "p1", "cards": ["6d", "3s"], "value": 9, "owner": 1}],
@@ -207,6 +169,8 @@ def test_choose_without_a_legal_move_is_an_error_and_the_oracle_goes_on(
     oracle: Oracle, level: str
 ) -> None:
     assert oracle.ask({"op": "moves", "position": NO_MOVE}) == {"moves": []}
+    if not offers(oracle, level):
+        return
     answer = oracle.ask({"op": "choose", "level": level, "position": NO_MOVE, "seed": 1})
     assert set(answer) == {"error"} and "no legal move" in answer["error"]
     again = oracle.ask({"op": "choose", "level": level, "position": POSITION, "seed": 1})
@@ -255,9 +219,10 @@ def test_bad_text_is_quoted_in_the_error(oracle: Oracle) -> None:
     assert "Xq" in answer["error"]
 
 
-def test_blank_lines_are_skipped_and_end_of_input_ends_the_oracle() -> None:
+@pytest.mark.parametrize("name", ORACLES)
+def test_blank_lines_are_skipped_and_end_of_input_ends_the_oracle(name: str) -> None:
     process = subprocess.run(
-        [sys.executable, "-m", "server.engine"],
+        COMMANDS[name],
         cwd=ROOT,
         input="\n" + json.dumps({"op": "moves", "position": POSITION}) + "\n\n" + "oops\n",
         capture_output=True,
@@ -271,7 +236,8 @@ def test_blank_lines_are_skipped_and_end_of_input_ends_the_oracle() -> None:
     assert "moves" in json.loads(lines[0]) and "error" in json.loads(lines[1])
 
 
-def test_the_oracle_speaks_utf8_whatever_the_locale() -> None:
+@pytest.mark.parametrize("name", ORACLES)
+def test_the_oracle_speaks_utf8_whatever_the_locale(name: str) -> None:
     """Spanish messages and bytes that are not UTF-8 under an ASCII locale: answers, no crash."""
     pile = {"id": "p1", "cards": ["5d", "3c"], "value": 8, "owner": 0}
     illegal = {
@@ -281,7 +247,7 @@ def test_the_oracle_speaks_utf8_whatever_the_locale() -> None:
     }
     request = json.dumps(illegal).encode()
     process = subprocess.run(
-        [sys.executable, "-m", "server.engine"],
+        COMMANDS[name],
         cwd=ROOT,
         input=b"\xff\xfe garbage\n" + request + b"\n",
         capture_output=True,

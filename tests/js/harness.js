@@ -1,0 +1,184 @@
+// The browser's engine under Node for the tests of tests/js: one JSON request per line in,
+// one JSON answer per line out, like the oracle, with what the oracle does not say (a step's
+// details, error codes, hints and views, whole matches, Normal's scores) so that the tests
+// can hold each of them against the server's.
+
+import { createInterface } from "node:readline";
+
+import { Rng, chooseForPosition, facil, normal } from "../../client/js/ai/index.js";
+import { Decision, TUNING } from "../../client/js/ai/normal.js";
+import { parseCard } from "../../client/js/engine/cards.js";
+import { EngineError, IllegalMove } from "../../client/js/engine/errors.js";
+import { cardOptions, cardOptionsJSON } from "../../client/js/engine/hints.js";
+import { Match, shuffledDeck } from "../../client/js/engine/match.js";
+import { Move, legalMoves, movesForCard, playStep } from "../../client/js/engine/moves.js";
+import { Position } from "../../client/js/engine/position.js";
+import { options, seatView, stepEvents } from "../../client/js/engine/views.js";
+import { publicView, viewFor } from "../../client/js/engine/view.js";
+
+/** @typedef {import("../../client/js/engine/moves.js").Step} Step */
+
+// the worker, loaded as a page would load it: it answers what is posted to it
+/** @type {unknown[]} */
+const posted = [];
+const scope = /** @type {any} */ (globalThis);
+scope.postMessage = (/** @type {unknown} */ message) => posted.push(message);
+await import("../../client/js/engine/worker.js");
+
+/** @param {Step} step */
+function stepJSON(step) {
+  return {
+    position: step.position.toJSON(),
+    move: step.move.toJSON(),
+    taken: step.taken.map((c) => c.code),
+    limpia: step.limpia,
+    dealt: step.dealt,
+    swept: step.swept.map((c) => c.code),
+    sweeper: step.sweeper,
+    result: step.result && { ...step.result.toJSON(), counted: step.result.counted },
+  };
+}
+
+/** @param {unknown} exc */
+function failure(exc) {
+  if (exc instanceof IllegalMove) return { error: exc.message, code: exc.code, type: "IllegalMove" };
+  if (exc instanceof EngineError) return { error: exc.message, type: exc.constructor.name };
+  throw exc;
+}
+
+/**
+ * Plays whole matches between two levels: match 2k puts `first` in seat 0, match 2k + 1 in
+ * seat 1, both on the deck of `${prefix}-${k}`. Returns, per match, the seat of `first` and
+ * the winner.
+ * @param {string} first @param {string} second @param {number} pairs @param {string} prefix
+ */
+function selfplay(first, second, pairs, prefix) {
+  const results = [];
+  for (let index = 0; index < 2 * pairs; index++) {
+    const pair = Math.floor(index / 2);
+    const firstSeat = index % 2;
+    let match = Match.new(`${prefix}-${pair}`);
+    const levels = firstSeat === 0 ? [first, second] : [second, first];
+    let count = 0;
+    while (!match.finished) {
+      const position = match.position;
+      const move = chooseForPosition(levels[position.turn], position, `${pair}:${position.turn}:${count++}`);
+      [match] = match.play(move);
+    }
+    results.push({ first_seat: firstSeat, winner: match.winner, scores: match.scores });
+  }
+  return results;
+}
+
+/** @type {Record<string, (request: any) => unknown>} */
+const OPS = {
+  step({ position, move }) {
+    try {
+      return stepJSON(playStep(Position.fromJSON(position), Move.fromJSON(move)));
+    } catch (exc) {
+      return failure(exc);
+    }
+  },
+  card({ card }) {
+    try {
+      return { card: parseCard(card).code };
+    } catch (exc) {
+      return failure(exc);
+    }
+  },
+  move({ move, text }) {
+    try {
+      return { move: (text !== undefined ? Move.parse(text) : Move.fromJSON(move)).toJSON() };
+    } catch (exc) {
+      return failure(exc);
+    }
+  },
+  position({ position, text }) {
+    try {
+      const found = text !== undefined ? Position.parse(text) : Position.fromJSON(position);
+      return { position: found.toJSON(), text: found.toText() };
+    } catch (exc) {
+      return failure(exc);
+    }
+  },
+  moves_for_card({ position, card }) {
+    return { moves: movesForCard(Position.fromJSON(position), parseCard(card)).map((m) => m.toJSON()) };
+  },
+  card_options({ position, card }) {
+    return cardOptionsJSON(cardOptions(Position.fromJSON(position), parseCard(card)));
+  },
+  options({ position }) {
+    return { options: options(Position.fromJSON(position)) };
+  },
+  view({ position, seat }) {
+    const found = Position.fromJSON(position);
+    return { view: viewFor(found, seat).toJSON(), public: publicView(found) };
+  },
+  deck({ seed, hand }) {
+    return { deck: shuffledDeck(seed, hand).map((c) => c.code) };
+  },
+  // a match replayed from its seed and moves: every step's events, and the seat views after
+  match({ seed, moves }) {
+    let match = Match.new(seed);
+    const steps = [];
+    for (const raw of moves) {
+      const before = match;
+      const seat = before.position.turn;
+      const [after, step] = before.play(Move.fromJSON(raw));
+      match = after;
+      steps.push({ events: stepEvents(step, seat, before, after), ...stepJSON(step) });
+    }
+    return {
+      steps,
+      results: match.results.map((r) => r.toJSON()),
+      scores: match.scores,
+      winner: match.winner,
+      hand_number: match.handNumber,
+      move_count: match.moveCount,
+      position: match.position.toJSON(),
+      views: [seatView(match, 0), seatView(match, 1)],
+    };
+  },
+  // Normal's expected value of each candidate move, with the opponent hands it is given
+  normal_scores({ position, hands, fresh }) {
+    const found = Position.fromJSON(position);
+    const view = viewFor(found, found.turn);
+    const moves = legalMoves(view.asPosition());
+    const decision = new Decision(view, TUNING, new Rng("unused"));
+    return {
+      unseen: decision.unseen.map((c) => c.code),
+      scores: decision.scored(moves, [hands, fresh]).map(([move, score]) => [move.toJSON(), score]),
+    };
+  },
+  // a level's move from a seat's view, its legal moves and a seed
+  choose({ level, position, seed }) {
+    const found = Position.fromJSON(position);
+    const view = viewFor(found, found.turn);
+    const player = level === "facil" ? facil : normal;
+    return { move: player.choose(view, legalMoves(view.asPosition()), new Rng(String(seed))).toJSON() };
+  },
+  // a message posted to the worker, and what it posted back
+  worker({ data }) {
+    posted.length = 0;
+    scope.onmessage({ data });
+    return { posted: [...posted] };
+  },
+  selfplay({ first, second, pairs, prefix }) {
+    return { matches: selfplay(first, second, pairs, prefix) };
+  },
+};
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on("line", (line) => {
+  if (!line.trim()) return;
+  const request = JSON.parse(line);
+  const op = OPS[request.op];
+  let reply;
+  try {
+    reply = op ? op(request) : { error: `unknown op ${request.op}` };
+  } catch (exc) {
+    const error = exc instanceof Error ? exc : new Error(String(exc));
+    reply = { error: `${error.name}: ${error.message}`, type: "crash", stack: error.stack };
+  }
+  process.stdout.write(JSON.stringify(reply) + "\n");
+});
