@@ -10,7 +10,7 @@
 
 import { DECK, TEN_OF_DIAMONDS, TWO_OF_SPADES } from "../engine/cards.js";
 import { bestPacking, weightOf } from "../engine/hints.js";
-import { MAX_VALUE, Table } from "../engine/moves.js";
+import { MAX_VALUE } from "../engine/moves.js";
 import { HALF_DECK, LATE_SCORE } from "../engine/scoring.js";
 
 /** @typedef {import("../engine/cards.js").Card} Card */
@@ -95,6 +95,31 @@ function bestGroups(groups, w) {
   return [mask, weight];
 }
 
+/**
+ * The masks of every set of two or more of `cards` adding up to at most 14 (aces 1), by
+ * their sum: the engine's `Table.multi` (moves.js), without the rest of a Table. Their
+ * order differs from the Table's, which changes nothing here (bestPacking sorts them).
+ * @param {readonly Card[]} cards
+ */
+function multiSums(cards) {
+  /** @type {number[][]} */
+  const out = [];
+  for (let v = 0; v <= MAX_VALUE; v++) out.push([]);
+  const n = cards.length;
+  /** @param {number} start @param {number} mask @param {number} total @param {boolean} more */
+  const walk = (start, mask, total, more) => {
+    for (let i = start; i < n; i++) {
+      const sum = total + cards[i].value;
+      if (sum > MAX_VALUE) continue;
+      const next = mask | (1 << i);
+      if (more) out[sum].push(next);
+      walk(i + 1, next, sum, true);
+    }
+  };
+  walk(0, 0, 0, false);
+  return out;
+}
+
 /** A simulated table with its sums indexed, and the best captures on it (cached). */
 class TableInfo {
   /** @param {SimTable} table */
@@ -143,7 +168,7 @@ class TableInfo {
         for (const card of pile.cards) gain += w[card.index];
       } else keptPiles.push(pile);
     }
-    if (this.sums === null) this.sums = new Table(loose, []).multi; // sums of 2+ loose cards
+    if (this.sums === null) this.sums = multiSums(loose); // sums of 2+ loose cards
     let groups = this.sums[value];
     if (rank === 1 && takenMask) groups = groups.filter((g) => !(g & takenMask));
     if (groups.length) {

@@ -181,14 +181,16 @@ export class Table {
       this.sums[totals[k]].push(masks[k]);
       if (sizes[k] >= 2) this.multi[totals[k]].push(masks[k]);
     }
-    /** @type {Map<number, Set<number>>} */
-    this._captureUnions = new Map();
-    /** @type {Map<number, Set<number>>} */
-    this._otherUnions = new Map();
+    /** @type {(Set<number> | undefined)[]} by value */
+    this._captureUnions = [];
+    /** @type {(Set<number> | undefined)[]} by value */
+    this._otherUnions = [];
     /** @type {Map<number, string[]>} */
     this._names = new Map();
-    /** @type {Map<number, number[]>} */
-    this._otherGroups = new Map();
+    /** @type {(number[] | undefined)[]} by value */
+    this._otherGroups = [];
+    /** @type {Map<string, number> | null} */
+    this._bitOf = null;
     /** @type {number[]} */
     this._rankMasks = new Array(14).fill(0);
     cards.forEach((card, i) => {
@@ -199,8 +201,12 @@ export class Table {
     piles.forEach((pile, j) => {
       this._pileMasks[pile.value] |= 1 << (n + j);
     });
-    /** @type {Map<string, number>} */
-    this.bitOf = new Map(this.items.map((item, i) => [item, 1 << i]));
+  }
+
+  /** Each item's bit, by its name. */
+  get bitOf() {
+    if (this._bitOf === null) this._bitOf = new Map(this.items.map((item, i) => [item, 1 << i]));
+    return this._bitOf;
   }
 
   get everything() {
@@ -229,21 +235,21 @@ export class Table {
 
   /** Every union of disjoint sums (2+ loose cards) worth `value`, the empty one included. @param {number} value */
   captureUnions(value) {
-    let found = this._captureUnions.get(value);
+    let found = this._captureUnions[value];
     if (found === undefined) {
       found = disjointUnions(this.multi[value]);
-      this._captureUnions.set(value, found);
+      this._captureUnions[value] = found;
     }
     return found;
   }
 
   /** Non-empty unions of disjoint groups worth `value` not containing the played card. @param {number} value */
   otherUnions(value) {
-    let found = this._otherUnions.get(value);
+    let found = this._otherUnions[value];
     if (found === undefined) {
       found = disjointUnions(this.otherGroups(value));
       found.delete(0);
-      this._otherUnions.set(value, found);
+      this._otherUnions[value] = found;
     }
     return found;
   }
@@ -264,7 +270,7 @@ export class Table {
    * @param {number} value
    */
   otherGroups(value) {
-    const known = this._otherGroups.get(value);
+    const known = this._otherGroups[value];
     if (known !== undefined) return known;
     const groups = [...this.multi[value]];
     this.cards.forEach((c, i) => {
@@ -273,7 +279,7 @@ export class Table {
     this.piles.forEach((pile, j) => {
       if (pile.value === value) groups.push(this.pileBit(j));
     });
-    this._otherGroups.set(value, groups);
+    this._otherGroups[value] = groups;
     return groups;
   }
 

@@ -95,16 +95,22 @@ export function pyLen(text) {
   return n;
 }
 
-/** Python's order of strings (by code point). @param {string} a @param {string} b */
+/**
+ * Python's order of strings (by code point). JavaScript's `<` compares UTF-16 units, which
+ * orders alike except a surrogate (a character beyond U+FFFF) against U+E000-U+FFFF.
+ * @param {string} a @param {string} b
+ */
 export function compareStr(a, b) {
   if (a === b) return 0;
-  const SURROGATE = /[\ud800-\udfff]/;
-  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : 1;
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = /** @type {number} */ (x[i].codePointAt(0)) - /** @type {number} */ (y[i].codePointAt(0));
-    if (d) return d < 0 ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys && (xs ? y : x) >= 0xe000) return xs ? 1 : -1;
+    return x < y ? -1 : 1;
   }
-  return x.length < y.length ? -1 : x.length > y.length ? 1 : 0;
+  return a.length < b.length ? -1 : 1;
 }
