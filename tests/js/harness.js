@@ -11,7 +11,7 @@ import { parseCard } from "../../client/js/engine/cards.js";
 import { EngineError, IllegalMove } from "../../client/js/engine/errors.js";
 import { cardOptions, cardOptionsJSON } from "../../client/js/engine/hints.js";
 import { Match, shuffledDeck } from "../../client/js/engine/match.js";
-import { Move, legalMoves, movesForCard, playStep } from "../../client/js/engine/moves.js";
+import { Move, compareMoves, legalMoves, movesForCard, playStep } from "../../client/js/engine/moves.js";
 import { Position } from "../../client/js/engine/position.js";
 import { options, seatView, stepEvents } from "../../client/js/engine/views.js";
 import { publicView, viewFor } from "../../client/js/engine/view.js";
@@ -88,7 +88,8 @@ const OPS = {
   },
   move({ move, text }) {
     try {
-      return { move: (text !== undefined ? Move.parse(text) : Move.fromJSON(move)).toJSON() };
+      const found = text !== undefined ? Move.parse(text) : Move.fromJSON(move);
+      return { move: found.toJSON(), text: found.toText(), again: Move.parse(found.toText()).equals(found) };
     } catch (exc) {
       return failure(exc);
     }
@@ -96,10 +97,14 @@ const OPS = {
   position({ position, text }) {
     try {
       const found = text !== undefined ? Position.parse(text) : Position.fromJSON(position);
-      return { position: found.toJSON(), text: found.toText() };
+      const again = Position.parse(found.toText());
+      return { position: found.toJSON(), text: found.toText(), again: again.equals(found) };
     } catch (exc) {
       return failure(exc);
     }
+  },
+  sorted({ moves }) {
+    return { moves: moves.map((/** @type {unknown} */ m) => Move.fromJSON(m)).sort(compareMoves).map((/** @type {Move} */ m) => m.toJSON()) };
   },
   moves_for_card({ position, card }) {
     return { moves: movesForCard(Position.fromJSON(position), parseCard(card)).map((m) => m.toJSON()) };

@@ -74,7 +74,7 @@ def test_scenario_in_both_engines(
     # the position reads and prints back the same in both engines
     echoed = js.ask({"op": "position", "position": raw})
     position = Position.from_json(raw)
-    assert echoed == {"position": position.to_json(), "text": position.to_text()}
+    assert echoed == {"position": position.to_json(), "text": position.to_text(), "again": True}
 
     listed = both(py_oracle, js_oracle, {"op": "moves", "position": raw})["moves"]
     moves = move_set(listed)

@@ -95,11 +95,12 @@ export class Move {
     return new Move(kind, card, take, kind === "build" ? /** @type {number} */ (value) : null);
   }
 
-  /** @param {string} text */
+  /** Reads the text form (JSON); what is not a string is not JSON either. @param {unknown} text */
   static parse(text) {
     /** @type {unknown} */
     let data;
     try {
+      if (typeof text !== "string") throw new TypeError("not a string");
       data = JSON.parse(text);
     } catch {
       throw new InvalidMove(`move is not JSON: ${pyRepr(text)}`);

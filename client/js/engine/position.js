@@ -254,11 +254,12 @@ export class Position {
     return position;
   }
 
-  /** @param {string} text */
+  /** Reads the text form (JSON); what is not a string is not JSON either. @param {unknown} text */
   static parse(text) {
     /** @type {unknown} */
     let data;
     try {
+      if (typeof text !== "string") throw new TypeError("not a string");
       data = JSON.parse(text);
     } catch {
       throw new NotationError(`position is not JSON: ${pyRepr(text)}`);
