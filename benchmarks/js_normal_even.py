@@ -7,8 +7,10 @@ Matches are played in pairs on the same deck seed with the seats swapped: match 
 puts the browser's Normal (client/js/ai/normal.js, through scripts/oracle-js) in seat 0,
 match ``2k + 1`` in seat 1, on deck seed ``{prefix}-{k}``; the server's Normal
 (server/ai/normal.py) plays the other seat in this process. Both are handed the same seed
-for each decision (they draw from it with different generators). As a baseline beside it,
-the same deals with the server's Normal in both seats (``--baseline``; a pure coin is 50%).
+for each decision (they draw from it with different generators). As a baseline beside it
+(``--baseline``), the same deals with the server's Normal in both seats, the seat under test
+drawing from another seed: two equal players whose random draws differ, as the browser's and
+the server's do.
 
 Prints the browser's match win rate with its 95% Wilson interval, per seat, how the pairs
 split, the mean final score margin, and each side's decision time.
@@ -63,8 +65,8 @@ def play_match(
     args: tuple[int, str, bool],
 ) -> tuple[int, int, int, tuple[int, int], list[float], list[float]]:
     """Match ``index``: pair ``index // 2``, the browser's Normal in seat ``index % 2`` (or,
-    for the baseline, the server's Normal there too). Returns (index, seat, winner, scores,
-    the browser side's decision times, the server side's)."""
+    for the baseline, the server's Normal there too, drawing from other seeds). Returns
+    (index, seat, winner, scores, the seat under test's decision times, the other's)."""
     index, prefix, baseline = args
     pair, seat = divmod(index, 2)
     match = Match.new(f"{prefix}-{pair}")
@@ -85,7 +87,8 @@ def play_match(
             move = Move.from_json(js_oracle().ask(request)["move"])
             times[0].append(time.perf_counter() - start)
         else:
-            move = choose_for_position("normal", position, seed)
+            mine = baseline and position.turn == seat
+            move = choose_for_position("normal", position, f"{seed}/other" if mine else seed)
             times[position.turn != seat].append(time.perf_counter() - start)
         match, _ = match.play(move)
     assert match.winner is not None
@@ -113,7 +116,7 @@ def report(
         if times:
             p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
             print(
-                f"  {label} decision (wall, with the pipe for the browser's): "
+                f"  {label} decision (wall, the browser's through its pipe): "
                 f"p50 {statistics.median(times) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"
             )
     return wins / n if n else float("nan")

@@ -5,7 +5,7 @@
 
 import { createInterface } from "node:readline";
 
-import { Rng, chooseForPosition, facil, normal } from "../../client/js/ai/index.js";
+import { Rng, chooseForPosition } from "../../client/js/ai/index.js";
 import { Decision, TUNING } from "../../client/js/ai/normal.js";
 import { parseCard } from "../../client/js/engine/cards.js";
 import { EngineError, IllegalMove } from "../../client/js/engine/errors.js";
@@ -104,7 +104,9 @@ const OPS = {
     }
   },
   sorted({ moves }) {
-    return { moves: moves.map((/** @type {unknown} */ m) => Move.fromJSON(m)).sort(compareMoves).map((/** @type {Move} */ m) => m.toJSON()) };
+    /** @type {Move[]} */
+    const found = moves.map((/** @type {unknown} */ m) => Move.fromJSON(m));
+    return { moves: found.sort(compareMoves).map((m) => m.toJSON()) };
   },
   moves_for_card({ position, card }) {
     return { moves: movesForCard(Position.fromJSON(position), parseCard(card)).map((m) => m.toJSON()) };
@@ -154,13 +156,6 @@ const OPS = {
       unseen: decision.unseen.map((c) => c.code),
       scores: decision.scored(moves, [hands, fresh]).map(([move, score]) => [move.toJSON(), score]),
     };
-  },
-  // a level's move from a seat's view, its legal moves and a seed
-  choose({ level, position, seed }) {
-    const found = Position.fromJSON(position);
-    const view = viewFor(found, found.turn);
-    const player = level === "facil" ? facil : normal;
-    return { move: player.choose(view, legalMoves(view.asPosition()), new Rng(String(seed))).toJSON() };
   },
   // a message posted to the worker, and what it posted back
   worker({ data }) {

@@ -3,7 +3,7 @@
 // `moves`, `play`, `choose` (levels facil and normal). The worker and scripts/oracle-js
 // both answer through here.
 
-import { LEVELS, chooseForPosition, isLevel } from "../ai/index.js";
+import { chooseForPosition, isLevel } from "../ai/index.js";
 import { EngineError } from "./errors.js";
 import { Move, legalMoves, playStep } from "./moves.js";
 import { Position } from "./position.js";
@@ -49,5 +49,3 @@ export function answer(request) {
     return { error: `internal error: ${error.name}: ${error.message}` };
   }
 }
-
-export const LEVEL_NAMES = Object.keys(LEVELS);
