@@ -26,13 +26,11 @@ import time
 from multiprocessing import Pool
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from engine.oracles import Oracle, oracle  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: the repository root
 
 from server.ai import choose_for_position  # noqa: E402
 from server.engine import Match, Move  # noqa: E402
+from tests.engine.oracles import Oracle, oracle  # noqa: E402
 
 GOAL = (0.45, 0.55)
 

@@ -93,13 +93,17 @@ class Oracle:
 
     def close(self) -> tuple[int, str]:
         """Ends the input; the exit code and whatever else the process wrote."""
-        assert self.process.stdin is not None and self.process.stderr is not None
-        self.process.stdin.close()
-        code = self.process.wait(timeout=TIMEOUT)
+        process = self.process
+        assert process.stdin is not None and process.stdout is not None
+        assert process.stderr is not None
+        process.stdin.close()
+        code = process.wait(timeout=TIMEOUT)
         rest = ""
         while (line := self.lines.get(timeout=TIMEOUT)) != "":
             rest += line
-        rest += self.process.stderr.read()
+        rest += process.stderr.read()
+        process.stdout.close()  # the reader saw its end
+        process.stderr.close()
         return code, rest
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from engine.oracles import NODE, Oracle, harness, oracle
+
+from tests.engine.oracles import NODE, Oracle, harness, oracle
 
 if NODE is None:  # pragma: no cover - Node.js 20 is part of the machine
     pytest.skip("the browser engine's tests need Node.js (node)", allow_module_level=True)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from engine.oracles import Oracle, ask_both
-from engine.strategies import deterministic, game_positions, small_positions
 from hypothesis import given
 from hypothesis import strategies as st
 
 from server.engine import Position, legal_moves
+from tests.engine.oracles import Oracle, ask_both
+from tests.engine.strategies import deterministic, game_positions, small_positions
 
 FAST = deterministic(max_examples=150)
 WALKS = deterministic(max_examples=60)

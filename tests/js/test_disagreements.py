@@ -15,9 +15,11 @@ import subprocess
 from typing import Any
 
 import pytest
-from engine.oracles import COMMANDS, ROOT, TIMEOUT, Oracle, ask_both
 
-GOOD = {"op": "moves", "position": {"hands": [["9s"], []], "table": {}, "turn": 0}}
+from tests.engine.oracles import COMMANDS, ROOT, TIMEOUT, Oracle, ask_both
+
+GOOD_POSITION: dict[str, Any] = {"hands": [["9s"], []], "table": {}, "turn": 0}
+GOOD: dict[str, Any] = {"op": "moves", "position": GOOD_POSITION}
 GOOD_ANSWER = {"moves": [{"kind": "trail", "card": "9s"}]}
 
 
@@ -72,7 +74,7 @@ def test_a_level_that_is_a_list_or_an_object(
 ) -> None:
     """The server's oracle looks the level up in a dict: a list or an object is unhashable,
     an internal error. The browser's says it is no level."""
-    request = {"op": "choose", "level": level, "position": GOOD["position"], "seed": 1}
+    request = {"op": "choose", "level": level, "position": GOOD_POSITION, "seed": 1}
     (theirs,), (mine,) = ask_both(py_oracle, js_oracle, [request])
     kind = type(level).__name__
     assert theirs == {"error": f"internal error: TypeError: unhashable type: '{kind}'"}
@@ -105,11 +107,11 @@ def test_counts_beyond_two_to_the_53(py_oracle: Oracle, js_oracle: Oracle) -> No
     """Scores and limpias are whole numbers of any size in Python; the browser counts in
     doubles and refuses one it cannot count exactly (no game comes near: 21 ends a match)."""
     huge = 2**53 + 1
-    request = {"op": "moves", "position": {**GOOD["position"], "scores": [huge, 0]}}
+    request = {"op": "moves", "position": {**GOOD_POSITION, "scores": [huge, 0]}}
     (theirs,), (mine,) = ask_both(py_oracle, js_oracle, [request])
     assert theirs == GOOD_ANSWER
     assert mine == {"error": f"scores[0] is too large a number for this engine: {huge}"}
-    safe = {"op": "moves", "position": {**GOOD["position"], "scores": [2**53 - 1, 0]}}
+    safe = {"op": "moves", "position": {**GOOD_POSITION, "scores": [2**53 - 1, 0]}}
     (theirs,), (mine,) = ask_both(py_oracle, js_oracle, [safe])
     assert theirs == mine == GOOD_ANSWER
 
@@ -136,7 +138,7 @@ def test_a_table_of_more_than_31_items(py_oracle: Oracle, js_oracle: Oracle) -> 
 def test_the_browser_has_no_dificil(py_oracle: Oracle, js_oracle: Oracle) -> None:
     """Difícil searches (server/ai/dificil.py): it stays on the server (issue 18 asks for
     Fácil and Normal in the browser)."""
-    request = {"op": "choose", "level": "dificil", "position": GOOD["position"], "seed": 1}
+    request = {"op": "choose", "level": "dificil", "position": GOOD_POSITION, "seed": 1}
     (theirs,), (mine,) = ask_both(py_oracle, js_oracle, [request])
     assert theirs == {"move": {"kind": "trail", "card": "9s"}}
     assert mine == {"error": "unknown level 'dificil'"}

@@ -9,20 +9,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engine.oracles import Oracle
 
 from server.engine import Match, Move, shuffled_deck
-from server.views import step_events
+from server.rooms.facts import step_events
+from tests.engine.oracles import Oracle
 
 DEALS = sorted((Path(__file__).resolve().parents[2] / "seeds" / "deals").glob("*.json"))
 SEEDS = ["golden", "a", "", "deal-one", "ñandú", "😀 emoji", "x" * 200, "42", "seed:with:colons"]
 
 
 def test_a_seed_deals_the_same_decks_in_both_engines(js: Oracle) -> None:
-    requests = [{"op": "deck", "seed": s, "hand": h} for s in SEEDS for h in (0, 1, 2, 17)]
-    for request, answer in zip(requests, js.ask_many(requests), strict=True):
-        expected = [c.code for c in shuffled_deck(request["seed"], request["hand"])]
-        assert answer["deck"] == expected, request
+    pairs = [(s, h) for s in SEEDS for h in (0, 1, 2, 17)]
+    requests = [{"op": "deck", "seed": s, "hand": h} for s, h in pairs]
+    for (seed, hand), answer in zip(pairs, js.ask_many(requests), strict=True):
+        assert answer["deck"] == [c.code for c in shuffled_deck(seed, hand)], (seed, hand)
 
 
 def server_replay(seed: str, moves: list[Move]) -> list[list[dict[str, Any]]]:
@@ -58,7 +58,7 @@ def test_a_fixed_deal_replays_to_its_recorded_result_in_the_browser(js: Oracle, 
 def test_random_matches_give_the_servers_events(js: Oracle) -> None:
     """Matches of uniformly random legal moves (tests/engine/strategies.py): the browser's
     engine replays each to the same events, hand ends and match end included."""
-    from engine.strategies import MATCH_SEEDS, random_match
+    from tests.engine.strategies import MATCH_SEEDS, random_match
 
     for seed in MATCH_SEEDS[:6]:
         live, moves, _ = random_match(seed)

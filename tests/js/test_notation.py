@@ -4,10 +4,9 @@ listed in the server's order; what is not JSON text is refused as the server ref
 
 from __future__ import annotations
 
-from engine.oracles import Oracle
-from engine.strategies import game_positions
-
 from server.engine import Move, Position, legal_moves
+from tests.engine.oracles import Oracle
+from tests.engine.strategies import game_positions
 
 
 def test_positions_and_moves_print_as_the_servers_and_read_back(js: Oracle) -> None:

@@ -14,14 +14,13 @@ import random
 from functools import cache
 from typing import Any
 
-from ai.helpers import game_positions as ai_game_positions
-from ai.helpers import shuffle_hidden
-from engine.oracles import Oracle, ask_both
-from engine.strategies import game_positions
-
 from server.ai import LEVELS, choose_for_position
 from server.ai.normal import Tuning, _Decision
 from server.engine import Match, Move, Position, legal_moves, view_for
+from tests.ai.helpers import game_positions as ai_game_positions
+from tests.ai.helpers import shuffle_hidden
+from tests.engine.oracles import Oracle, ask_both
+from tests.engine.strategies import game_positions
 
 NORMAL = LEVELS["normal"]
 FACIL = LEVELS["facil"]
@@ -119,7 +118,7 @@ def test_both_players_are_blind(js_oracle: Oracle) -> None:
     dealt otherwise, or just the deck's order), for either level and any seed."""
     positions = [p for p in mid_game_positions(60, step=4) if p.deck and p.hands[1 - p.turn]]
     assert len(positions) >= 30
-    requests = []
+    requests: list[dict[str, Any]] = []
     changed = 0
     for position in positions:
         variants = [position] + [shuffle_hidden(position, k) for k in range(3)]

@@ -13,10 +13,10 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from engine.oracles import Oracle
-from engine.test_scenarios import SCENARIOS, assert_position_matches, cards, move_set
 
 from server.engine import Card, Move, NotationError, Position
+from tests.engine.oracles import Oracle
+from tests.engine.test_scenarios import SCENARIOS, assert_position_matches, cards, move_set
 
 
 def both(py: Oracle, js: Oracle, request: dict[str, Any]) -> dict[str, Any]:

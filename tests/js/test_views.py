@@ -1,5 +1,5 @@
 """What the offline table will be drawn from, the same as what the server sends: the hints
-of each hand card (server/engine/hints.py and server/views.py ``options``: Llevarte,
+of each hand card (server/engine/hints.py and server/rooms/facts.py ``options``: Llevarte,
 Llevarte solo, the build ideas, the build take-sets, the trail flag), the seat's and the
 watcher's views, and a whole match played through the worker (client/js/engine/worker.js),
 whose views and events must be the server's (docs/protocol.md, View V and Event E)."""
@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.oracles import Oracle
-from engine.strategies import deterministic, game_positions, small_positions
 from hypothesis import given
 
 from server.engine import Match, Move, Position, legal_moves, public_view, view_for
-from server.views import CATEGORIES_ES, MAX_BUILD_TAKES, options, step_events, tally
+from server.rooms.facts import CATEGORIES_ES, MAX_BUILD_TAKES, options, step_events, tally
+from tests.engine.oracles import Oracle
+from tests.engine.strategies import deterministic, game_positions, small_positions
 
 FAST = deterministic(max_examples=100)
 
@@ -51,18 +51,15 @@ def test_the_hints_of_game_positions_are_the_servers(js: Oracle) -> None:
 
 def test_a_seats_view_and_a_watchers_are_the_servers(js: Oracle) -> None:
     positions = game_positions()[::17]
-    requests = [
-        {"op": "view", "position": p.to_json(), "seat": s} for p in positions for s in (0, 1)
-    ]
-    answers = js.ask_many(requests)
-    for request, answer in zip(requests, answers, strict=True):
-        position = Position.from_json(request["position"])
-        assert answer["view"] == view_for(position, request["seat"]).to_json()
+    pairs = [(p, s) for p in positions for s in (0, 1)]
+    requests = [{"op": "view", "position": p.to_json(), "seat": s} for p, s in pairs]
+    for (position, seat), answer in zip(pairs, js.ask_many(requests), strict=True):
+        assert answer["view"] == view_for(position, seat).to_json()
         assert answer["public"] == public_view(position).to_json()
 
 
 def server_view(match: Match, seat: int, last_move: dict[str, Any] | None) -> dict[str, Any]:
-    """The rules part of the server's view V (server/rooms.py ``view_for``)."""
+    """The rules part of the server's view V (server/rooms/views.py ``seat_view``)."""
     position = match.position
     status = "finished" if match.finished else "playing"
     my_turn = status == "playing" and position.turn == seat and not position.hand_over

@@ -8,9 +8,8 @@
 // seat's simple piles to take it later. Near the end of a hand it also counts who will be the
 // last to capture and get the table. It only ever sees the seat's View.
 
-import { DECK, TEN_OF_DIAMONDS, TWO_OF_SPADES } from "../engine/cards.js";
+import { DECK, MAX_VALUE, TEN_OF_DIAMONDS, TWO_OF_SPADES } from "../engine/cards.js";
 import { bestPacking, weightOf } from "../engine/hints.js";
-import { MAX_VALUE } from "../engine/moves.js";
 import { HALF_DECK, LATE_SCORE } from "../engine/scoring.js";
 
 /** @typedef {import("../engine/cards.js").Card} Card */

@@ -5,6 +5,7 @@ import { pyRepr } from "./pyrepr.js";
 
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
 export const SUITS = ["s", "h", "d", "c"]; // picas, corazones, diamantes, tréboles
+export const MAX_VALUE = 14; // the most a pile or a capture is worth: an ace played, or held
 
 /**
  * A card. There is one object per card (`DECK`), so cards compare with `===`.

@@ -5,10 +5,11 @@
 // is bit `cards.length + j`. A take-set is such a mask. JavaScript's bit operators work on 32
 // bits, so a table may hold at most MAX_ITEMS items (real games stay far below: see the README).
 
-import { parseCard } from "./cards.js";
+import { MAX_VALUE, parseCard } from "./cards.js";
 import { EngineError, IllegalMove, InvalidMove, NotationError } from "./errors.js";
 import { Pile, Position, asciiJSON } from "./position.js";
 import { compareStr, get, isDict, isInt, pyLen, pyRepr } from "./pyrepr.js";
+import { buildError, captureError, shortEs, trailError } from "./refusals.js";
 import { scoreHand } from "./scoring.js";
 
 /** @typedef {import("./cards.js").Card} Card */
@@ -17,7 +18,6 @@ import { scoreHand } from "./scoring.js";
 /** @typedef {{kind: Kind, card: string, take?: string[], value?: number}} MoveJSON */
 
 export const KINDS = /** @type {const} */ (["capture", "build", "trail"]);
-export const MAX_VALUE = 14;
 export const MAX_ITEMS = 31;
 
 /** A move: play `card` to capture or build with the table items `take`, or trail it. */
@@ -632,93 +632,4 @@ export function newPileId(piles) {
     if (found) highest = Math.max(highest, [...found[1]].reduce((n, ch) => n * 10 + digitValue(ch), 0));
   }
   return `p${highest + 1}`;
-}
-
-// -- Spanish explanations -----------------------------------------------------------
-
-/** @type {Record<number, string>} */
-const SHORT_ES = { 1: "el as", 11: "la jota", 12: "la reina", 13: "el rey" };
-
-/** `el 5`, `el as`, `la reina`: how a player names a card by its rank. @param {Card} card */
-export function shortEs(card) {
-  return SHORT_ES[card.rank] ?? `el ${card.rank}`;
-}
-
-/** @param {number} value */
-export function valueEs(value) {
-  return value === MAX_VALUE ? "14 (con un as)" : String(value);
-}
-
-/** @param {Position} position @param {Card} card */
-function trailError(position, card) {
-  if (position.piles.some((pile) => pile.owner === position.turn)) {
-    return new IllegalMove(
-      "trail_owns_pile",
-      "No puedes echar una carta mientras tengas un montón en la mesa: llévatelo o construye.",
-    );
-  }
-  return new IllegalMove(
-    "trail_pairs",
-    `No puedes echar ${shortEs(card)}: hace pareja con ${shortEs(card)} de la mesa.`,
-  );
-}
-
-/** @param {Table} table @param {Card} card @param {number} mask */
-function captureError(table, card, mask) {
-  if (!mask) return new IllegalMove("capture_empty", "Escoge lo que te vas a llevar de la mesa.");
-  const value = card.captureValue;
-  const missing = (table.rankMask(card.rank) | table.pilesOfValue(value)) & ~mask;
-  if (missing) {
-    const names = [];
-    for (let i = 0; i < table.items.length; i++) if ((missing >> i) & 1) names.push(itemEs(table, i));
-    return new IllegalMove(
-      "capture_must_take",
-      `Con ${shortEs(card)} tienes que llevarte también ${names.join(", ")}: ` +
-        "las parejas y los montones de su valor siempre se llevan.",
-    );
-  }
-  return new IllegalMove(
-    "capture_bad_sum",
-    `Con ${shortEs(card)} solo te llevas parejas, montones de ${value} y cartas que sumen ${value}.`,
-  );
-}
-
-/**
- * @param {Position} position @param {Table} table @param {Card} card @param {number} mask
- * @param {number} value @param {readonly Card[]} rest
- */
-function buildError(position, table, card, mask, value, rest) {
-  const seat = position.turn;
-  if (!(value >= 2 && value <= MAX_VALUE)) return new IllegalMove("build_value", "Un montón vale de 2 a 14.");
-  if (!mask) return new IllegalMove("build_empty", "Escoge las cartas de la mesa para tu montón.");
-  // a pile the move tries to raise: the raise itself is what is not allowed
-  for (const [j, pile] of table.piles.entries()) {
-    if (mask & table.pileBit(j) && pile.value !== value) {
-      if (pile.double) return new IllegalMove("build_raise_double", "Un montón doble no se puede subir.");
-      if (pile.owner === seat) return new IllegalMove("build_raise_own", "No puedes subir tu propio montón.");
-    }
-  }
-  const held = heldValues(rest);
-  if (!held.has(value)) {
-    const need = value === MAX_VALUE ? "un as" : `un ${value}`;
-    return new IllegalMove(
-      "build_no_card",
-      `Para hacer un montón de ${value} tienes que quedarte con ${need} en la mano.`,
-    );
-  }
-  for (const [j, pile] of table.piles.entries()) {
-    if (pile.owner === seat && !(table.pileBit(j) & mask) && !held.has(pile.value)) {
-      return new IllegalMove(
-        "build_strands_pile",
-        `No puedes dejar tu montón de ${pile.value} sin carta para llevártelo.`,
-      );
-    }
-  }
-  return new IllegalMove("build_invalid", `Con esas cartas no se hace un montón de ${valueEs(value)}.`);
-}
-
-/** @param {Table} table @param {number} index */
-function itemEs(table, index) {
-  if (index < table.n) return shortEs(table.cards[index]);
-  return `el montón de ${table.piles[index - table.n].value}`;
 }

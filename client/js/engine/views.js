@@ -1,4 +1,4 @@
-// What a seat is told, as JSON-ready values (server/views.py): the facts of a hand (tallies,
+// What a seat is told, as JSON-ready values (server/rooms/facts.py): the facts of a hand (tallies,
 // a finished hand's counts), the events of a move and what each hand card can do; and the
 // rules part of a seat's view (docs/protocol.md, "View V"), so that a table drawn offline
 // gets the same shapes the server sends.
@@ -133,7 +133,7 @@ export function options(position) {
 }
 
 /**
- * The rules part of a seat's view V (docs/protocol.md): what `server/rooms.py` builds from
+ * The rules part of a seat's view V (docs/protocol.md): what `server/rooms/views.py` (`seat_view`) builds from
  * the engine, without what only a room knows (names, seq, presence, invite, watchers...).
  * `lastMove` is the last `move` event of the match, or null.
  * @param {Match} match @param {number} seat @param {Record<string, unknown> | null} [lastMove]
