@@ -30,6 +30,7 @@ from .outage import is_outage
 log = logging.getLogger("server.cluster")
 
 SAFETY = 0.9  # the local deadline ends this share of a lease after the renewal was sent
+START_TIMEOUT = 30.0  # seconds the first term may take to begin (a busy machine)
 
 
 class Ownership:
@@ -94,25 +95,27 @@ class Ownership:
 
     async def start(self) -> None:
         """The first term (raises when the database cannot be reached)."""
-        await self._join()
+        await self._join(START_TIMEOUT)
 
-    async def _join(self) -> None:
+    async def _join(self, timeout: float) -> None:
         sent, sent_wall = self.monotonic(), self.wall()
         now = await asyncio.wait_for(
-            self.store.join(self.node, self.lease_seconds, self.started_at), self._timeout
+            self.store.join(self.node, self.lease_seconds, self.started_at), timeout
         )
         self._renewed(sent, sent_wall, now)
         self._lapsed = False
-        self.live = await asyncio.wait_for(self.store.live(), self._timeout) | {self.node}
+        self.live = await asyncio.wait_for(self.store.live(), timeout) | {self.node}
 
     @property
     def _timeout(self) -> float:
-        return self.lease_seconds / 3
+        """A renewal may take as long as the lease is still held here (a shorter wait
+        would give up on a slow database for nothing; a longer one is pointless)."""
+        return max(self.deadline - self.monotonic(), self.lease_seconds / 3)
 
     async def renew(self) -> None:
         """One renewal (raises when the database cannot be reached in time)."""
         if self._lapsed:
-            await self._join()
+            await self._join(self.lease_seconds)
             return
         sent, sent_wall = self.monotonic(), self.wall()
         before = dict(self.rooms)  # rooms taken while the renewal runs are not judged by it
@@ -122,7 +125,7 @@ class Ownership:
         if renewal is None:
             log.warning("the lease of %s had lapsed: its rooms are no longer its own", self.node)
             self.lapse()
-            await self._join()
+            await self._join(self.lease_seconds)
             return
         self._renewed(sent, sent_wall, renewal.db_now)
         self.live = renewal.live | {self.node}

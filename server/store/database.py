@@ -104,21 +104,30 @@ def _postgres_args(tuning: Tuning) -> dict[str, Any]:
 
 
 def make_engine(
-    url: str, sqlite_synchronous: str = "FULL", tuning: Tuning | None = None, *, pool: int = 0
+    url: str,
+    sqlite_synchronous: str = "FULL",
+    tuning: Tuning | None = None,
+    *,
+    pool: int = 0,
+    autocommit: bool = False,
 ) -> AsyncEngine:
-    """The async engine of ``url``; ``pool``: its size (0: ``tuning.pool_size``). No
-    ``tuning``: SQLAlchemy's defaults and no time limits (the migrations' engine)."""
+    """The async engine of ``url``; ``pool``: its size (0: ``tuning.pool_size``);
+    ``autocommit``: each statement its own transaction, and no ping before each use (the
+    lease's: the fewest round trips). No ``tuning``: SQLAlchemy's defaults and no time
+    limits (the migrations' engine)."""
     url = async_url(url)
+    extra: dict[str, Any] = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
     if url.startswith("sqlite"):
-        engine = create_async_engine(url)
+        engine = create_async_engine(url, **extra)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas(sqlite_synchronous))
         return engine
     if tuning is None:
         return create_async_engine(url, pool_pre_ping=True)
     return create_async_engine(
         url,
-        pool_pre_ping=True,
+        pool_pre_ping=not autocommit,
         pool_size=pool or tuning.pool_size,
+        **extra,
         max_overflow=0,
         pool_timeout=tuning.pool_timeout,
         connect_args=_postgres_args(tuning),
@@ -188,7 +197,7 @@ class Database:
         self.engine = make_engine(url, sqlite_synchronous, tuning)
         # the lease's own connections (renewals, claims, releases): never behind the pool's
         # queue or the writer's
-        self.lease_engine = make_engine(url, sqlite_synchronous, tuning, pool=2)
+        self.lease_engine = make_engine(url, sqlite_synchronous, tuning, pool=2, autocommit=True)
         self._sync: Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
         self._sync_conn: Connection | None = None

@@ -8,16 +8,27 @@ room's epoch (``claim``); every write of the room is conditional on that epoch
 Every time here is the database's clock (``db_now``), never a process's: leases are
 compared on one clock, so a machine whose clock is off by minutes holds its lease exactly
 as long as any other. These statements run on connections of their own (the database's
-lease engine), outside the writer's queue: a renewal never waits behind a batch of moves
-or a claim stuck on a lock.
+lease engine, each statement its own transaction), outside the writer's queue: a renewal
+never waits behind a batch of moves or a claim stuck on a lock.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Float, cast, delete, exists, func, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy import (
+    Float,
+    cast,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    union_all,
+    update,
+)  # fmt: skip
 from sqlalchemy.sql.elements import ColumnElement
 
 from .database import Database, storable
@@ -47,41 +58,48 @@ class LeaseStore:
         self.db = db
         self.now = db_now(db.dialect)
 
-    async def _scalar_now(self, conn: AsyncConnection) -> float:
-        return float((await conn.execute(select(self.now))).scalar_one())
-
     async def join(self, node: str, lease_seconds: float, started_at: float) -> float:
         """Starts a term of ``node``'s lease, whatever the last one was (at start, and after
         a lapse: the process holds no room then). Returns the database's time."""
-        async with self.db.lease_engine.begin() as conn:
+        until = self.now + lease_seconds
+        async with self.db.lease_engine.connect() as conn:
             renewed = await conn.execute(
-                update(nodes).where(nodes.c.id == node).values(lease_until=self.now + lease_seconds)
-            )
-            if renewed.rowcount != 1:
-                await conn.execute(
-                    insert(nodes).values(
-                        id=node, lease_until=self.now + lease_seconds, started_at=started_at
-                    )
-                )
-            return await self._scalar_now(conn)
+                update(nodes).where(nodes.c.id == node).values(lease_until=until)
+                .returning(self.now)
+            )  # fmt: skip
+            now = renewed.scalar_one_or_none()
+            if now is None:
+                added = await conn.execute(
+                    insert(nodes).values(id=node, lease_until=until, started_at=started_at)
+                    .returning(self.now)
+                )  # fmt: skip
+                now = added.scalar_one()
+        return float(now)
 
     async def renew(self, node: str, lease_seconds: float) -> Renewal | None:
         """Extends ``node``'s lease by ``lease_seconds`` from now, only if it has not lapsed
-        (None when it has: another process may hold its rooms by now)."""
-        async with self.db.lease_engine.begin() as conn:
+        (None when it has: another process may hold its rooms by now). Two statements, each
+        its own transaction: the lease is renewed even when the reading after it fails."""
+        async with self.db.lease_engine.connect() as conn:
             renewed = await conn.execute(
                 update(nodes)
                 .where(nodes.c.id == node, nodes.c.lease_until >= self.now)
                 .values(lease_until=self.now + lease_seconds)
+                .returning(self.now)
             )
-            if renewed.rowcount != 1:
+            now = renewed.scalar_one_or_none()
+            if now is None:
                 return None
-            now = await self._scalar_now(conn)
-            live = (await conn.execute(select(nodes.c.id).where(nodes.c.lease_until >= now))).all()
-            held = (
-                await conn.execute(select(rooms.c.id, rooms.c.epoch).where(rooms.c.owner == node))
-            ).all()
-        return Renewal(now, frozenset(row.id for row in live), {r.id: r.epoch for r in held})
+            live = select(literal("live").label("kind"), nodes.c.id, literal(0).label("epoch"))
+            live = live.where(nodes.c.lease_until >= float(now))
+            held = select(literal("room").label("kind"), rooms.c.id, rooms.c.epoch)
+            held = held.where(rooms.c.owner == node)
+            rows = (await conn.execute(union_all(live, held))).all()
+        return Renewal(
+            float(now),
+            frozenset(r.id for r in rows if r.kind == "live"),
+            {r.id: int(r.epoch) for r in rows if r.kind == "room"},
+        )
 
     async def claim(self, room_id: str, node: str, *, force: bool = False) -> int | None:
         """``node`` takes the room unless another process holds a live lease on it (or in
@@ -96,7 +114,7 @@ class LeaseStore:
         claim = update(rooms).where(rooms.c.id == room_id)
         if not force:
             claim = claim.where(or_(rooms.c.owner.is_(None), ~held_elsewhere))
-        async with self.db.lease_engine.begin() as conn:
+        async with self.db.lease_engine.connect() as conn:
             done = await conn.execute(
                 claim.values(owner=node, epoch=rooms.c.epoch + 1).returning(rooms.c.epoch)
             )
@@ -129,7 +147,7 @@ class LeaseStore:
     async def release(self, room_id: str, node: str, epoch: int) -> None:
         """The room is nobody's (if ``node`` still holds it at ``epoch``): the next visitor
         on any process takes it at once."""
-        async with self.db.lease_engine.begin() as conn:
+        async with self.db.lease_engine.connect() as conn:
             await conn.execute(
                 update(rooms)
                 .where(rooms.c.id == room_id, rooms.c.owner == node, rooms.c.epoch == epoch)
@@ -138,6 +156,6 @@ class LeaseStore:
 
     async def release_node(self, node: str) -> None:
         """A clean stop: all of ``node``'s rooms are nobody's, its lease is gone."""
-        async with self.db.lease_engine.begin() as conn:
+        async with self.db.lease_engine.connect() as conn:
             await conn.execute(update(rooms).where(rooms.c.owner == node).values(owner=None))
             await conn.execute(delete(nodes).where(nodes.c.id == node))

@@ -68,6 +68,9 @@ class Oracle:
         rest = ""
         while (line := self.lines.get(timeout=TIMEOUT)) != "":
             rest += line
+        for pipe in (self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                pipe.close()
         return code, rest
 
 

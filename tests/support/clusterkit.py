@@ -25,7 +25,7 @@ from tests.support.dbkit import PostgresDb, run
 from tests.support.srvkit import TIMEOUT, Client, ServerProc, free_port, my_turn, pick_move
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
-LEASE = "1.5"  # seconds: a dead process's rooms move within about this long
+LEASE = "2.5"  # seconds: a dead process's rooms move within about this long
 
 
 # -- the processes ---------------------------------------------------------------------------
