@@ -86,6 +86,8 @@ class Settings:
     # a process holds its rooms while it renews its lease in the database this often
     # (a third of it); another process takes them over when it has lapsed
     lease_seconds: float = 5.0
+    # a room command sent to another process is given up after this long (0: the lease)
+    call_timeout: float = 0.0
     node_name: str = ""  # this process's name in logs and leases (default: the host's name)
     max_watchers: int = 30  # watchers per room (server/rooms/); more are told it is full
     # -- PostgreSQL that hangs fails fast (server/store/database.py Tuning; README) --
@@ -163,6 +165,7 @@ class Settings:
             ai_queue=_number(e, "AI_QUEUE", cls.ai_queue),
             redis_url=e.get("REDIS_URL", "").strip() or None,
             lease_seconds=_number(e, "LEASE_SECONDS", cls.lease_seconds),
+            call_timeout=_number(e, "CALL_TIMEOUT", cls.call_timeout),
             node_name=e.get("NODE_NAME", "").strip(),
             max_watchers=_number(e, "MAX_WATCHERS", cls.max_watchers),
             db_pool_size=_number(e, "DB_POOL_SIZE", cls.db_pool_size),

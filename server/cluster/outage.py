@@ -9,6 +9,9 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 
+TIMED_OUT = frozenset({"55P03", "57014", "25P03"})  # lock, statement, idle transaction
+
+
 def is_outage(exc: BaseException) -> bool:
     if isinstance(
         exc,
@@ -23,4 +26,8 @@ def is_outage(exc: BaseException) -> bool:
         ),  # fmt: skip
     ):
         return True
-    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+    if not isinstance(exc, DBAPIError):
+        return False
+    # PostgreSQL ended a wait of ours: a lock held too long (a stopped peer's), a statement
+    # or a transaction past its limit; the database was slow or stuck, nothing was written
+    return exc.connection_invalidated or getattr(exc.orig, "sqlstate", None) in TIMED_OUT

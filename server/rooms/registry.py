@@ -190,16 +190,19 @@ class RoomRegistry:
             self._background(room.close_all(error))
         self.deps.hub.close_all(error.to_text(), CLOSE_RECONNECT)
 
-    def drop_shared(self) -> None:
-        """This process is cut off from the other processes (Redis): the rooms it holds
-        that have a listener elsewhere stop and are released, so that another process can
-        take them, and their sockets here reconnect (to a process that can reach them)."""
+    def cut_off(self) -> None:
+        """This process is cut off from the other processes (Redis): it cannot reach the
+        listeners its rooms may have elsewhere, nor answer calls, so it serves nothing. Its
+        rooms stop and are released (another process takes each at once), and every socket
+        here reconnects, to a process that can reach the others; none is taken here until
+        the link is back (``_take``)."""
         error = ProtocolError("reconnecting")
+        if self.rooms:
+            log.warning("%s stops its %d rooms: cut off from Redis", self.node, len(self.rooms))
         for room in list(self.rooms.values()):
-            listeners = [c for c in room.conns if c is not None] + list(room.watchers)
-            if any(node_of(conn) != self.node for conn in listeners):
-                self.forget(room, release=True)
-                self._background(room.close_all(error))
+            self.forget(room, release=True)
+            self._background(room.close_all(error))
+        self.deps.hub.close_all(error.to_text(), CLOSE_RECONNECT)
 
     async def stop_all(self) -> None:
         """A clean stop: no room is taken here any more; every room finishes its command in

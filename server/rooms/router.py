@@ -31,7 +31,9 @@ class Router:
         is no such room. A room whose owner died is taken over once its lease lapsed; until
         then, and when the database or Redis is away, ``ProtocolError("reconnecting")``."""
         registry = self.registry
-        lease_seconds = registry.deps.settings.lease_seconds
+        settings = registry.deps.settings
+        lease_seconds = settings.lease_seconds
+        call_timeout = settings.call_timeout or lease_seconds
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * lease_seconds + 1
         while True:
@@ -46,7 +48,7 @@ class Router:
                 if room is not None:
                     return await room.ask(command)
                 assert node is not None and self.peers is not None
-                return await self._remote(node, room_id, command, lease_seconds)
+                return await self._remote(node, room_id, command, call_timeout)
             except RoomStopped:
                 pass
             except OwnedElsewhere as exc:

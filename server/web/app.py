@@ -94,7 +94,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
 
             def cut_off() -> None:
                 router.lost_peers()
-                registry.drop_shared()
+                registry.cut_off()
 
             redis_hub.on_lost = cut_off
             await redis_hub.start()
