@@ -8,7 +8,6 @@ from redis.exceptions import RedisError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-
 TIMED_OUT = frozenset({"55P03", "57014", "25P03"})  # lock, statement, idle transaction
 
 
