@@ -52,7 +52,7 @@ MAX_BATCH = 256
 MAX_QUEUE = 20_000  # messages waiting to be published
 RECONNECT_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0)
 BEAT = 0.3  # seconds between heartbeats
-SILENCE = 1.2  # seconds without a word from a live peer (or from itself) before it is lost
+SILENCE = 1.5  # seconds without a word from a live peer (or from itself) before it is lost
 
 OnCall = Callable[[str, Payload], Awaitable[Any]]  # (room id, command) -> answer
 
@@ -253,7 +253,7 @@ class RedisHub:
             if now - heard <= SILENCE:
                 continue
             if node == self.node:
-                if self.subscribed.is_set():
+                if self.subscribed.is_set() and node in self._heard:
                     log.warning("redis hub: %s does not hear itself: cut off", self.node)
                     self._restart_listener()
             elif node not in self._silent:
@@ -279,6 +279,8 @@ class RedisHub:
                 async with self.redis.pubsub() as pubsub:
                     await pubsub.subscribe(self.prefix + self.node)
                     self._seen.clear()  # a new subscription: every sender starts afresh
+                    # its own heartbeat is awaited from now (those before were lost)
+                    self._heard[self.node] = time.monotonic()
                     self.subscribed.set()
                     attempt = 0
                     while True:

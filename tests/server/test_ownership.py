@@ -28,8 +28,10 @@ from tests.support.clusterkit import (
     check_nothing_lost_nothing_doubled,
     play_rooms,
 )
+from tests.support.dbkit import PostgresBackend
 from tests.support.faults import BLACKHOLE, NO_UPSTREAM, PASS, Proxy, paused
-from tests.support.srvkit import Client, ServerProc
+from tests.support.services import skip_unless_there
+from tests.support.srvkit import Client, ServerProc, is_event, my_turn, play_two, saw
 
 L = float(LEASE)  # seconds
 
@@ -307,3 +309,166 @@ async def test_a_one_way_cut_from_the_owner_loses_the_waiting_seats_frame_for_a_
     finally:
         proxy.mode = PASS
         proxy.close()
+
+
+# -- a write whose answer is lost --------------------------------------------------------------
+
+
+async def test_the_answer_to_a_commit_lost_is_stored_once_and_told_once(
+    pg: PostgresBackend, tmp_path: Path
+) -> None:
+    """The connection to PostgreSQL is cut right after it forwarded the COMMIT of a move:
+    the move is stored, the server cannot know it. The room stops and its socket
+    reconnects; the player sends its move again with the same id, and is answered with the
+    stored move's seq: stored once, told once."""
+    db = pg.database(tmp_path)
+    proxy = Proxy(5432)
+    try:
+        cluster = Cluster(tmp_path, db, "")
+        server = ServerProc(tmp_path, {"DATABASE_URL": proxy.url_for(db.url)}, db).start()
+        cluster.procs.append(server)
+        room = server.computer_room("facil")
+        player = Player(cluster, room["token"])
+        MADE.append(player)
+        await player.connect()
+        await play_rooms([player], lambda: moves_of(cluster, room["room"]) >= 6, 30)
+        await until(lambda: my_turn(player.view), 10, "my turn")
+        proxy.trap_commit()
+        await play_rooms([player], lambda: proxy.trapped.is_set() and player.pending is None, 40)
+        move_id = f"{player.token[:6]}-{player.counter}"
+        stored = server.db_rows(
+            "select seq from moves where room_id = ? and client_id = ?", room["room"], move_id
+        )
+        assert len(stored) == 1 and player.acked[move_id] == stored[0][0], (stored, player.acked)
+        assert player.closes >= 1  # the room stopped: whether it was stored, it could not know
+        await play_rooms([player], lambda: moves_of(cluster, room["room"]) >= 14, 30)
+        check_nothing_lost_nothing_doubled(db, room["room"], [player])
+        server.stop()
+    finally:
+        proxy.close()
+
+
+# -- calls that time out ------------------------------------------------------------------------
+
+
+async def test_a_watch_whose_call_timed_out_leaves_no_watcher(
+    make_cluster: Callable[..., Cluster],
+) -> None:
+    """A watcher says hello on p1 while the room's owner p0 stands still, shorter than its
+    lease but longer than a call may take: the call is given up (``reconnecting``) and its
+    hello is undone; when p0 wakes up the late call is dropped. The players are never told
+    that somebody watches."""
+    cluster = make_cluster(2, CALL_TIMEOUT="0.8")
+    room, players = await seats(cluster, 0, 0)
+    await play_on(cluster, room, players, 3, 30)
+    code = players[0].view["watch_url"].rsplit("/", 1)[1] if players[0].view else ""
+    watcher = await Client.open(cluster[1])
+    try:
+        with paused(cluster[0]):
+            await watcher.send({"type": "watch", "code": code, "since": None})
+            answer = await watcher.recv(timeout=10)
+        assert answer["type"] == "error" and answer["code"] == "reconnecting", answer
+    finally:
+        await watcher.close()
+    await play_on(cluster, room, players, 4, 30)
+    for player in players:
+        assert player.view is not None and player.view["watchers"] == 0, player.view
+        assert player.client is not None
+        assert not [m for m in player.client.log if m["type"] == "watchers"]
+    check_nothing_lost_nothing_doubled(cluster.db, room, players)
+
+
+# -- a wish stored before a kill ----------------------------------------------------------------
+
+
+async def test_a_rematch_both_seats_asked_for_starts_after_a_kill(
+    make_server: Callable[..., ServerProc],
+) -> None:
+    """Both seats asked for another match, and the process was killed before it began (the
+    second ask committed, the new match not yet): the room starts it as soon as it is
+    loaded, and the first hello is welcomed into match 2."""
+    server = make_server().start()
+    a_room, b_room = server.friend_room()
+    a, _ = await Client.hello(server, a_room["token"])
+    b, _ = await Client.hello(server, b_room["token"])
+    await play_two(a, b, is_event("match_end"))
+    await a.send({"type": "rematch"})
+    await saw(b, lambda m: m["type"] == "state" and m["view"]["rematch"] == [True, False])
+    await a.close()
+    await b.close()
+    server.kill9()
+    # what a kill right after the second ask leaves: both asks stored, no match 2
+    server.database.execute("update seats set rematch = ? where room_id = ?", True, a_room["room"])
+    server.start()
+    again, welcome = await Client.hello(server, a_room["token"])
+    assert welcome["view"]["match"] == 2 and welcome["view"]["status"] == "playing", welcome
+    assert welcome["view"]["rematch"] == [False, False]
+    assert server.db_rows(
+        "select match_no from finished_matches where room_id = ?", a_room["room"]
+    ) == [(1,)]
+    await again.close()
+
+
+# -- a rolling restart ----------------------------------------------------------------------
+
+
+async def test_a_rolling_restart_costs_each_player_one_reconnect_per_process_it_used(
+    make_cluster: Callable[..., Cluster],
+) -> None:
+    """Three processes restarted one after the other (a clean stop, then a start) under
+    play: a clean stop releases its rooms before it tells their sockets to reconnect, so a
+    player reconnects at most once per restart, and finds its room at once."""
+    cluster = make_cluster(3)
+    rooms = [await seats(cluster, i, (i + 1) % 3) for i in range(3)]
+    players = [p for _, ps in rooms for p in ps]
+    for room, ps in rooms:
+        await play_on(cluster, room, ps, 2, 30)
+    for i in range(3):
+        before = [p.closes for p in players]
+        playing = asyncio.ensure_future(
+            asyncio.gather(*(play_on(cluster, room, ps, 2, 60) for room, ps in rooms))
+        )
+        try:
+            cluster[i].stop()  # SIGTERM: the clean stop
+            cluster[i].start()
+            await playing
+        finally:
+            playing.cancel()
+        extra = [p.closes - b for p, b in zip(players, before, strict=True)]
+        print(f"restart of p{i}: reconnects per player {extra}")
+        assert all(n <= 1 for n in extra), (i, extra)
+    for room, ps in rooms:
+        check_nothing_lost_nothing_doubled(cluster.db, room, ps)
+
+
+# -- skewed clocks --------------------------------------------------------------------------
+
+
+FAKETIME = Path("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1")
+
+
+def skewed(seconds: float) -> dict[str, str]:
+    """A process whose wall clock is off by ``seconds`` (libfaketime), its monotonic clock
+    untouched, as on a machine whose clock was never set."""
+    return {"LD_PRELOAD": str(FAKETIME), "FAKETIME": f"{seconds:+.1f}", "DONT_FAKE_MONOTONIC": "1"}
+
+
+async def test_clocks_off_by_two_leases_change_nothing(
+    make_cluster: Callable[..., Cluster],
+) -> None:
+    """p1's clock is two leases ahead, p2's two leases behind: leases are judged on the
+    database's clock, calls' deadlines too, so no process loses its rooms, no call is
+    dropped as late, no player is made to reconnect."""
+    if not FAKETIME.exists():
+        skip_unless_there("faketime")
+        pytest.skip(f"no {FAKETIME}: apt-get install faketime")
+    cluster = make_cluster(3, only={1: skewed(2 * L), 2: skewed(-2 * L)})
+    rooms = [await seats(cluster, 1, 2), await seats(cluster, 2, 0), await seats(cluster, 0, 1)]
+    for room, ps in rooms:
+        await play_on(cluster, room, ps, 10, 60)
+    for room, ps in rooms:
+        assert [p.closes for p in ps] == [0, 0]
+        check_nothing_lost_nothing_doubled(cluster.db, room, ps)
+    logs = "".join(p.read_log() for p in cluster.procs)
+    for sign in ("lapsed", "ran out", "too late", "nothing from"):
+        assert sign not in logs, sign

@@ -220,10 +220,13 @@ class Client:
             frame: dict[str, Any] = json.loads(text)
             self.frames.append(frame)
             self.pending = split_frame(frame)
+            # the whole frame was told at once: logged and watched at once, even if the
+            # socket closes before the test reads all of its parts
+            self.log.extend(self.pending)
+            if self.watch is not None:
+                for part in self.pending:
+                    self.watch(part)
         message = self.pending.pop(0)
-        self.log.append(message)
-        if self.watch is not None:
-            self.watch(message)
         if "view" in message:
             self.view = message["view"]
             self.seq = message["view"]["seq"]
