@@ -8,11 +8,13 @@ import asyncio
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -37,8 +39,9 @@ from server.store import (
     make_engine,
 )
 from server.store.migrate import upgrade
+from server.store.purge import PURGE_LOCK
 from server.store.tables import metadata
-from tests.support.dbkit import Database
+from tests.support.dbkit import Database, PostgresDb, postgres_only
 from tests.support.rooms import held_ownership
 
 
@@ -361,3 +364,35 @@ async def test_a_process_that_lost_the_room_never_writes_it_again(
     gone = await leases.owner("f1")
     assert gone is not None and gone.node is None
     assert await leases.claim("nada", "b") is None
+
+
+@postgres_only
+async def test_the_purge_runs_in_one_process_at_a_time_and_skips_locked_rooms(
+    storage: Storage, db: Database
+) -> None:
+    """Issue 22: a purge while another process purges (it holds the advisory lock) does
+    nothing; a room a writer holds locked is skipped, never waited for, and purged the next
+    time; the purge is a transaction of its own, not the writer's."""
+    old = [state(f"old{i}", "computer") for i in range(3)]
+    for room in old:
+        await storage.rooms.create(room, "playing", hash_secret(room.id))
+    db.execute("update rooms set updated_at = 1")
+    assert isinstance(db, PostgresDb)
+    other = await asyncpg.connect(db.dsn)
+    try:
+        purging = other.transaction()
+        await purging.start()
+        await other.execute("select pg_advisory_xact_lock($1)", PURGE_LOCK)
+        assert await storage.purges.purge(1000.0, 0.0, frozenset()) is None
+        await purging.rollback()
+        writing = other.transaction()
+        await writing.start()
+        await other.execute("select 1 from rooms where id = 'old1' for update")
+        started = time.monotonic()
+        assert await storage.purges.purge(1000.0, 0.0, frozenset()) == (2, 0)
+        assert time.monotonic() - started < 1.0  # skipped, not waited for
+        await writing.rollback()
+    finally:
+        await other.close()
+    assert db.rows("select id from rooms") == [("old1",)]
+    assert await storage.purges.purge(1000.0, 0.0, frozenset()) == (1, 0)
