@@ -13,6 +13,7 @@ need=()
 pg_up || command -v pg_ctlcluster >/dev/null || need+=(postgresql)
 redis_up || command -v redis-server >/dev/null || need+=(redis-server)
 { [ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null; } || need+=(haproxy)  # the load balancer's end-to-end test
+[ -e /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || need+=(faketime)  # skewed clocks
 if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ]; then
     (apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}") \
         >/dev/null

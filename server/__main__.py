@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+import socket
 import sys
 
 import uvicorn
+from starlette.applications import Starlette
 
 from .config import Settings
 from .edge.connections import (
@@ -20,6 +23,7 @@ from .edge.connections import (
 from .store import SecondProcess, lock_sqlite_file
 from .web.app import create_app
 
+DRAIN_SECONDS = 10.0  # a clean stop's own part, at most
 WS_MAX_SIZE = 4096  # bytes per incoming websocket frame; bigger ones close the socket (1009)
 
 
@@ -47,7 +51,7 @@ def main() -> None:
     logging.getLogger("server").info(
         "open files allowed: %d; connections allowed: %d", files, gate.total
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
@@ -67,6 +71,28 @@ def main() -> None:
         log_level=settings.log_level.lower(),
         lifespan="on",
     )
+    DrainingServer(config, app).run()
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn, stopping cleanly: it stops accepting, then the app drains (its rooms are
+    released and every socket is told to reconnect, once) before uvicorn closes what is
+    left."""
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self.app = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        for server in self.servers:
+            server.close()
+        drain = getattr(self.app.state, "drain", None)
+        if drain is not None:
+            try:
+                await asyncio.wait_for(drain(), DRAIN_SECONDS)
+            except Exception:
+                logging.getLogger("server").exception("the clean stop did not finish")
+        await super().shutdown(sockets)
 
 
 if __name__ == "__main__":

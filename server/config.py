@@ -86,8 +86,17 @@ class Settings:
     # a process holds its rooms while it renews its lease in the database this often
     # (a third of it); another process takes them over when it has lapsed
     lease_seconds: float = 5.0
+    # a room command sent to another process is given up after this long (0: the lease)
+    call_timeout: float = 0.0
     node_name: str = ""  # this process's name in logs and leases (default: the host's name)
     max_watchers: int = 30  # watchers per room (server/rooms/); more are told it is full
+    # -- PostgreSQL that hangs fails fast (server/store/database.py Tuning; README) --
+    db_pool_size: int = 10  # connections per process (the lease keeps 2 more of its own)
+    db_pool_timeout: float = 2.0  # seconds to wait for one of them: then an outage
+    db_connect_timeout: float = 3.0
+    db_statement_timeout: float = 5.0
+    db_lock_timeout: float = 1.0
+    db_idle_in_transaction_timeout: float = 5.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -156,6 +165,15 @@ class Settings:
             ai_queue=_number(e, "AI_QUEUE", cls.ai_queue),
             redis_url=e.get("REDIS_URL", "").strip() or None,
             lease_seconds=_number(e, "LEASE_SECONDS", cls.lease_seconds),
+            call_timeout=_number(e, "CALL_TIMEOUT", cls.call_timeout),
             node_name=e.get("NODE_NAME", "").strip(),
             max_watchers=_number(e, "MAX_WATCHERS", cls.max_watchers),
+            db_pool_size=_number(e, "DB_POOL_SIZE", cls.db_pool_size),
+            db_pool_timeout=_number(e, "DB_POOL_TIMEOUT", cls.db_pool_timeout),
+            db_connect_timeout=_number(e, "DB_CONNECT_TIMEOUT", cls.db_connect_timeout),
+            db_statement_timeout=_number(e, "DB_STATEMENT_TIMEOUT", cls.db_statement_timeout),
+            db_lock_timeout=_number(e, "DB_LOCK_TIMEOUT", cls.db_lock_timeout),
+            db_idle_in_transaction_timeout=_number(
+                e, "DB_IDLE_IN_TRANSACTION_TIMEOUT", cls.db_idle_in_transaction_timeout
+            ),
         )

@@ -23,8 +23,18 @@ class Sink(Protocol):
 
 
 class Hub(Protocol):
+    @property
+    def healthy(self) -> bool:
+        """Frames and calls reach the other processes (always, for one process)."""
+        ...
+
     def register(self, room_id: str, channel: int, conn: str, sink: Sink) -> None:
-        """The connection ``conn`` of this process listens to the channel."""
+        """The connection ``conn`` of this process listens to the channel (from its hello
+        on: frames may come before the room answers it)."""
+        ...
+
+    def attached(self, room_id: str, channel: int, conn: str) -> None:
+        """The room took the connection ``conn`` (its hello was answered)."""
         ...
 
     def unregister(self, room_id: str, channel: int, conn: str) -> None: ...
@@ -33,8 +43,15 @@ class Hub(Protocol):
         """The rooms this process holds sockets of."""
         ...
 
-    def close_room(self, room_id: str, text: str, code: int) -> None:
-        """Sends ``text`` to the sockets held here of room ``room_id`` and closes them."""
+    def close_room(
+        self, room_id: str, text: str, code: int, *, attached_only: bool = False
+    ) -> None:
+        """Sends ``text`` to the sockets held here of room ``room_id`` and closes them
+        (``attached_only``: those a room took, not those still saying hello)."""
+        ...
+
+    def close_all(self, text: str, code: int) -> None:
+        """Sends ``text`` to every socket held here and closes it."""
         ...
 
     async def publish(
@@ -47,16 +64,30 @@ class Hub(Protocol):
 
 
 class LocalHub:
-    """The ``Hub`` of one process: its own sockets."""
+    """The ``Hub`` of one process: its own sockets, by room."""
 
     def __init__(self) -> None:
-        self._sinks: dict[tuple[str, int, str], Sink] = {}
+        self._rooms: dict[str, dict[tuple[int, str], Sink]] = {}
+        self._attached: set[str] = set()
+
+    @property
+    def healthy(self) -> bool:
+        return True
 
     def register(self, room_id: str, channel: int, conn: str, sink: Sink) -> None:
-        self._sinks[(room_id, channel, conn)] = sink
+        self._rooms.setdefault(room_id, {})[(channel, conn)] = sink
+
+    def attached(self, room_id: str, channel: int, conn: str) -> None:
+        if (channel, conn) in self._rooms.get(room_id, {}):
+            self._attached.add(conn)
 
     def unregister(self, room_id: str, channel: int, conn: str) -> None:
-        self._sinks.pop((room_id, channel, conn), None)
+        sinks = self._rooms.get(room_id)
+        if sinks is not None:
+            sinks.pop((channel, conn), None)
+            if not sinks:
+                del self._rooms[room_id]
+        self._attached.discard(conn)
 
     async def publish(
         self, room_id: str, channel: int, conn: str, text: str, close: int | None = None
@@ -67,7 +98,7 @@ class LocalHub:
         self, room_id: str, channel: int, conn: str, text: str, close: int | None = None
     ) -> None:
         """To a connection of this process (dropped if it is gone)."""
-        sink = self._sinks.get((room_id, channel, conn))
+        sink = self._rooms.get(room_id, {}).get((channel, conn))
         if sink is None:
             return
         sink.deliver(text)
@@ -75,13 +106,20 @@ class LocalHub:
             sink.close(close)
 
     def local_rooms(self) -> set[str]:
-        return {room for room, _, _ in self._sinks}
+        return set(self._rooms)
 
-    def close_room(self, room_id: str, text: str, code: int) -> None:
-        for (room, _, _), sink in list(self._sinks.items()):
-            if room == room_id:
-                sink.deliver(text)
-                sink.close(code)
+    def close_room(
+        self, room_id: str, text: str, code: int, *, attached_only: bool = False
+    ) -> None:
+        for (_, conn), sink in list(self._rooms.get(room_id, {}).items()):
+            if attached_only and conn not in self._attached:
+                continue
+            sink.deliver(text)
+            sink.close(code)
+
+    def close_all(self, text: str, code: int) -> None:
+        for room_id in list(self._rooms):
+            self.close_room(room_id, text, code)
 
     def __len__(self) -> int:
-        return len(self._sinks)
+        return sum(len(sinks) for sinks in self._rooms.values())

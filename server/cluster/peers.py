@@ -38,6 +38,11 @@ class Peers(Protocol):
         down."""
         ...
 
+    def tell(self, node: str, room_id: str, payload: Payload, timeout: float) -> None:
+        """``payload`` to ``node``'s room, its answer awaited by nobody (dropped by the
+        receiver after ``timeout``)."""
+        ...
+
 
 def error_to_wire(exc: BaseException) -> list[Any]:
     if isinstance(exc, NotOwner):

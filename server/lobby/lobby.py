@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from .. import ai
@@ -73,10 +74,20 @@ def plain_text(raw: object, max_len: int, code: str) -> str:
 
 
 class Lobby:
-    def __init__(self, storage: Storage, router: Router, settings: Settings) -> None:
+    """``clock``: the time codes expire and seats are stamped by (the database's, in a
+    server: every process reads it alike)."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        router: Router,
+        settings: Settings,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.storage = storage
         self.router = router
         self.settings = settings
+        self.clock = clock
 
     async def _token(self, purpose: str, ident: str, key: str | None) -> str:
         """A new seat token; derived from the client's key when it sent one (a retry with
@@ -115,7 +126,7 @@ class Lobby:
             version=0,
             names=(name0, COMPUTER_NAME if computer else None),
             invite=invite,
-            seats=(SeatState("arriving", time.time()), SeatState()),
+            seats=(SeatState("arriving", self.clock()), SeatState()),
             turns=turns,
             watch=new_code(WATCH_LEN),
         )
@@ -178,7 +189,7 @@ class Lobby:
             short = new_code(SHORT_CODE_LEN)
             long = secrets.token_urlsafe(24)
             if await self.storage.codes.add_rejoin(
-                found[0], found[1], hash_secret(short), hash_secret(long), time.time() + ttl
+                found[0], found[1], hash_secret(short), hash_secret(long), self.clock() + ttl
             ):
                 return {"code": short, "url": f"/r/{long}", "expires_in": ttl}
         raise ApiError("server_error")  # pragma: no cover - five collisions in a row
@@ -193,7 +204,7 @@ class Lobby:
         found = await self.storage.codes.find_rejoin(code_hash)
         if found is None:
             raise ApiError("code_unknown")
-        if found.used_at is None and found.expires_at <= time.time():
+        if found.used_at is None and found.expires_at <= self.clock():
             raise ApiError("code_expired")
         token = await self._token("rejoin", code_hash, client_key)
         key_hash = hash_secret(client_key) if client_key is not None else None

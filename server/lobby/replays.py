@@ -27,7 +27,8 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
         raise NotFinished(stored.room_id)
     match = Match.new(stored.seed)
     steps: list[dict[str, Any]] = [{"events": [], "position": replay_position(match)}]
-    for played in replay(stored.seed, ((seat, Move.parse(text)) for seat, text in stored.moves)):
+    moves = ((seat, Move.parse(text), computer) for seat, text, computer in stored.moves)
+    for played in replay(stored.seed, moves):
         match = played.after
         steps.append({"events": played.events(), "position": replay_position(match)})
     if not match.finished:  # the room says it is over but its log does not: tell nothing

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..cluster import WATCHERS, Hub, is_outage
+from ..cluster import WATCHERS, Hub, Ownership, is_outage
 from ..config import Settings
 from ..engine import Match, Move, Position
 from ..protocol import (
@@ -55,14 +54,19 @@ class RoomStopped(Exception):
 
 @dataclass
 class RoomDeps:
-    """What every room uses: storage, the hub, settings, the computer, and the registry's
-    way to forget a room that stopped (``forget(room, release)``)."""
+    """What every room uses: storage, the hub, settings, the computer, the rule of who may
+    serve (``ownership``), the clock its times are read on (the database's), and the
+    registry's way to forget a room that stopped (``forget(room, release)``)."""
 
     storage: Storage
     hub: Hub
     settings: Settings
     choose: Chooser
+    ownership: Ownership
     forget: Callable[[Room, bool], None]
+
+    def clock(self) -> float:
+        return self.ownership.db_time()
 
 
 Handler = Callable[["Room", Command], Awaitable[Any]]
@@ -115,7 +119,7 @@ class Room:
         """The room as it stands now: what every view is built from."""
         return Moment(
             self.state, self.match, self.last_move, len(self.watchers), self.deps.settings,
-            time.time(),
+            self.deps.clock(),
         )  # fmt: skip
 
     # -- the actor -----------------------------------------------------------------------
@@ -159,6 +163,11 @@ class Room:
                     if queued is not None and not queued.done():
                         queued.set_exception(RoomStopped(self.id))
                 return
+            if not self.deps.ownership.holds(self.id, self.epoch):
+                # this copy may no longer be the room's (the lease ran out, or another
+                # process took the room): it tells nobody anything, and stops
+                await self.depose(future)
+                continue
             try:
                 result = await self._handle(self, command)
             except (ProtocolError, RejoinError) as exc:  # refused: nothing changed
@@ -170,6 +179,16 @@ class Room:
                 continue
             if future is not None and not future.done():
                 future.set_result(result)
+
+    async def depose(self, future: asyncio.Future[Any] | None = None) -> None:
+        """This copy is no longer the room's: it stops, its sockets reconnect and find the
+        room's owner, and the command in hand is asked of the room again (nothing of it was
+        written)."""
+        log.info("room %s: this copy is no longer the owner", self.id)
+        self.deps.forget(self, False)
+        await self.close_all(ProtocolError("reconnecting"))
+        if future is not None and not future.done():
+            future.set_exception(RoomStopped(self.id))
 
     async def _failed(
         self, command: Command, exc: Exception, future: asyncio.Future[Any] | None

@@ -62,12 +62,16 @@ def hand_counts(position: Position, seat: int) -> dict[str, Any]:
     return counts
 
 
-def step_events(step: Step, seat: int, before: Match, after: Match) -> list[dict[str, Any]]:
-    """The events of one move, in order (docs/protocol.md, "Event E")."""
+def step_events(
+    step: Step, seat: int, before: Match, after: Match, *, computer: bool = False
+) -> list[dict[str, Any]]:
+    """The events of one move, in order (docs/protocol.md, "Event E"); ``computer``: the
+    computer played it (the seat's own, or for a friend who was away)."""
     events: list[dict[str, Any]] = [
         {
             "kind": "move",
             "seat": seat,
+            "by": "computer" if computer else "person",
             "move": step.move.to_json(),
             "taken": [c.code for c in step.taken],
             "limpia": step.limpia,

@@ -4,7 +4,6 @@ friend is away (``takeover``)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved
@@ -28,7 +27,7 @@ async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> 
             and held.token_hash == token_hash
         )
     new = replace(state, names=(state.names[0], name))
-    new = new.with_seat(1, SeatState("arriving", time.time()))
+    new = new.with_seat(1, SeatState("arriving", room.deps.clock()))
     await room.write(new, join=(token_hash, key_hash))
     await room.send_state()
     await room.tell_presence()
@@ -50,7 +49,7 @@ async def move_seat(room: Room, code: RejoinCode, token_hash: str, key_hash: str
         raise RejoinError("code_used")
     seat_state = room.state.seats[seat]
     moved = (
-        replace(seat_state, presence="arriving", since=time.time(), takeover=None)
+        replace(seat_state, presence="arriving", since=room.deps.clock(), takeover=None)
         if seat_state.presence == "here"
         else seat_state
     )

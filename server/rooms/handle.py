@@ -1,6 +1,7 @@
 """THE handler of a room's commands: each command to the function of its job (``seats``,
 ``play``, ``friends``, ``rematch``, ``watchers``), and after each one the timers the room's
-new state asks for (the computer's turn, a friend's stalled turn)."""
+new state asks for (the computer's turn, a friend's stalled turn) and the stored wishes
+that wait for a condition (a rematch both seats asked for)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ from .commands import (
 
 async def handle(room: Room, command: Command) -> Any:
     result = await _dispatch(room, command)
+    # a wish stored before a restart starts as soon as the room hears anything (both
+    # seats asked for a rematch, then the process died before the new match began)
+    await rematch.maybe_start(room)
     play.schedule_computer(room)
     seats.schedule_stall(room, play.computer_level(room) is not None)
     return result

@@ -29,21 +29,23 @@ class Played:
 
     seat: int
     move: Move
+    computer: bool
     before: Match
     after: Match
     step: Step
 
     def events(self) -> list[dict[str, Any]]:
         """The move's events (docs/protocol.md, "Event E")."""
-        return step_events(self.step, self.seat, self.before, self.after)
+        return step_events(self.step, self.seat, self.before, self.after, computer=self.computer)
 
 
-def replay(seed: str, moves: Iterable[tuple[int, Move]]) -> Iterator[Played]:
-    """The match ``seed`` played again, move by move (``moves``: (seat, move))."""
+def replay(seed: str, moves: Iterable[tuple[int, Move, bool]]) -> Iterator[Played]:
+    """The match ``seed`` played again, move by move (``moves``: (seat, move, whether the
+    computer played it: a person's move always has its client's id, the computer's none))."""
     match = Match.new(seed)
-    for seat, move in moves:
+    for seat, move, computer in moves:
         after, step = match.play(move)
-        yield Played(seat, move, match, after, step)
+        yield Played(seat, move, computer, match, after, step)
         match = after
 
 
@@ -87,7 +89,9 @@ def restore(state: RoomState, records: list[MoveRecord]) -> Restored:
         events.append((state.match_start_seq, rematch_event(state.match_no)))
     last_move: dict[str, Any] | None = None
     match = Match.new(state.seed)
-    played = replay(state.seed, ((rec.seat, Move.parse(rec.move)) for rec in current))
+    played = replay(
+        state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
+    )
     for rec, move in zip(current, played, strict=True):
         step_list = move.events()
         last_move = step_list[0]

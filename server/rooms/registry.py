@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Coroutine
 from typing import Any
 
-from ..cluster import Hub, node_of
+from ..cluster import WATCHERS, Hub, Ownership, node_of
 from ..config import Settings
-from ..protocol import ProtocolError
+from ..protocol import CLOSE_RECONNECT, ProtocolError
 from ..store import Storage
 from .actor import Chooser, Room, RoomDeps
 from .commands import Detach, Unwatch
@@ -22,13 +21,17 @@ from .history import restore
 
 log = logging.getLogger("server.rooms")
 
+REBUILDS = 4  # rooms rebuilt at once (a dead process may leave a thousand to take)
+
 
 class OwnedElsewhere(Exception):
-    """Another live process holds the room."""
+    """Another live process holds the room; its lease lapses in ``lapse_in`` seconds unless
+    it renews it."""
 
-    def __init__(self, node: str) -> None:
+    def __init__(self, node: str, lapse_in: float = 0.0) -> None:
         super().__init__(node)
         self.node = node
+        self.lapse_in = lapse_in
 
 
 class RoomRegistry:
@@ -41,13 +44,16 @@ class RoomRegistry:
         hub: Hub,
         settings: Settings,
         choose: Chooser,
+        ownership: Ownership,
         *,
-        node: str,
         shared: bool = False,
     ) -> None:
-        self.deps = RoomDeps(storage, hub, settings, choose, self.forget)
-        self.node = node
+        self.deps = RoomDeps(storage, hub, settings, choose, ownership, self.forget)
+        self.ownership = ownership
+        self.node = ownership.node
         self.shared = shared
+        self._rebuilding = asyncio.Semaphore(REBUILDS)
+        self.stopping = False
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -83,15 +89,32 @@ class RoomRegistry:
 
     async def _take(self, room_id: str) -> Room | None:
         """Claims the room (a new epoch: any older copy can no longer write), then loads it
-        as stored after the claim."""
+        as stored after the claim. Sockets here that listened to the room through its
+        previous owner reconnect (they are no copy's now): only those still saying hello
+        wait for this copy."""
+        if self.stopping or not self.ownership.held or not self.deps.hub.healthy:
+            # no lease, or cut off from the other processes: no room is ours to take
+            raise ProtocolError("reconnecting")
         leases = self.deps.storage.leases
-        epoch = await leases.claim(room_id, self.node, time.time(), force=not self.shared)
+        epoch = await leases.claim(room_id, self.node, force=not self.shared)
         if epoch is None:
             owner = await leases.owner(room_id)
             if owner is None:
                 return None
-            raise OwnedElsewhere(owner.node or "")
-        return await self.rebuild(room_id, epoch)
+            lapse_in = self.ownership.lapse_in(owner.lease_until, owner.db_now)
+            raise OwnedElsewhere(owner.node or "", lapse_in)
+        self.ownership.took(room_id, epoch)
+        self.deps.hub.close_room(
+            room_id, ProtocolError("reconnecting").to_text(), CLOSE_RECONNECT, attached_only=True
+        )
+        try:
+            room = await self.rebuild(room_id, epoch)
+        except BaseException:
+            self.ownership.let_go(room_id, epoch)
+            raise
+        if room is None:
+            self.ownership.let_go(room_id, epoch)
+        return room
 
     async def rebuild(self, room_id: str, epoch: int = -1) -> Room | None:
         """Rebuilds a room from its stored state, its seed and its move log alone (not
@@ -101,7 +124,10 @@ class RoomRegistry:
         if state is None:
             return None
         records = await storage.rooms.load_moves(room_id, 0)
-        return Room(state, restore(state, records), self.deps, handle, epoch)
+        async with self._rebuilding:  # a dead process's thousand rooms, not all at once
+            # the engine is plain Python: a long match, replayed off the event loop
+            restored = await asyncio.to_thread(restore, state, records)
+        return Room(state, restored, self.deps, handle, epoch)
 
     def forget(self, room: Room, release: bool = True) -> None:
         """The room leaves memory (it is all in storage); ``release``: it is nobody's, so
@@ -109,6 +135,7 @@ class RoomRegistry:
         old, and the database decides who holds the room)."""
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
+        self.ownership.let_go(room.id, room.epoch)
         room.stop()
         if release and room.epoch >= 0:
             self._background(self._release(room))
@@ -126,27 +153,63 @@ class RoomRegistry:
             log.info("could not release room %s: %r", room.id, exc)
 
     def sweep(self, live: frozenset[str]) -> None:
-        """After each lease renewal: sockets of processes that died leave our rooms."""
+        """After each lease renewal: sockets of processes whose lease lapsed leave our
+        rooms, each told to reconnect first (a process that was only paused wakes up to
+        that frame, and its socket finds the room again)."""
+        text = ProtocolError("reconnecting").to_text()
+        hub = self.deps.hub
         for room in list(self.rooms.values()):
             for seat, conn in enumerate(room.conns):
                 if conn is not None and node_of(conn) not in live:
+                    self._background(hub.publish(room.id, seat, conn, text, close=CLOSE_RECONNECT))
                     room.post(Detach(seat, conn))
             for conn in list(room.watchers):
                 if node_of(conn) not in live:
+                    self._background(
+                        hub.publish(room.id, WATCHERS, conn, text, close=CLOSE_RECONNECT)
+                    )
                     room.post(Unwatch(conn))
 
+    def depose(self, room_ids: set[str]) -> None:
+        """A renewal read that these rooms moved on to another process: their copies here
+        stop, and their sockets reconnect."""
+        for room_id in room_ids:
+            room = self.rooms.get(room_id)
+            if room is not None:
+                self._background(room.depose())
+
     def drop_all(self) -> None:
-        """This process lost its lease (the database is away): another process may hold
-        its rooms by now, so it stops them and their sockets reconnect."""
+        """This process lost its lease (paused past it, or the database is away): another
+        process may hold its rooms by now, so it stops them, and every socket here
+        reconnects (the other processes let go of them too)."""
         if self.rooms:
             log.warning("%s stops its %d rooms: its lease lapsed", self.node, len(self.rooms))
+        error = ProtocolError("reconnecting")
         for room in list(self.rooms.values()):
             self.forget(room, release=False)
-            self._background(room.close_all(ProtocolError("reconnecting")))
+            self._background(room.close_all(error))
+        self.deps.hub.close_all(error.to_text(), CLOSE_RECONNECT)
+
+    def cut_off(self) -> None:
+        """This process is cut off from the other processes (Redis): it cannot reach the
+        listeners its rooms may have elsewhere, nor answer calls, so it serves nothing. Its
+        rooms stop and are released (another process takes each at once), and every socket
+        here reconnects, to a process that can reach the others; none is taken here until
+        the link is back (``_take``)."""
+        error = ProtocolError("reconnecting")
+        if self.rooms:
+            log.warning("%s stops its %d rooms: cut off from Redis", self.node, len(self.rooms))
+        for room in list(self.rooms.values()):
+            self.forget(room, release=True)
+            self._background(room.close_all(error))
+        self.deps.hub.close_all(error.to_text(), CLOSE_RECONNECT)
 
     async def stop_all(self) -> None:
-        """Shutdown: every room finishes its command in hand and stops; they are nobody's,
-        so other processes take them at once."""
+        """A clean stop: no room is taken here any more; every room finishes its command in
+        hand and stops; they are made nobody's, so other processes take them at once; and
+        only then are their sockets (here or on other processes) told to reconnect, so that
+        each player reconnects once and finds the room's next owner."""
+        self.stopping = True
         rooms = list(self.rooms.values())
         for room in rooms:
             self.forget(room, release=False)
@@ -154,11 +217,11 @@ class RoomRegistry:
         thinking = [r.thinking for r in rooms if r.thinking is not None]
         if tasks or thinking:
             await asyncio.wait([*tasks, *thinking], timeout=5)
-        for room in rooms:  # their sockets (here or on other processes) go elsewhere now
-            await room.close_all(ProtocolError("reconnecting"))
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=5)
         try:
             await self.deps.storage.leases.release_node(self.node)
         except Exception as exc:
             log.warning("could not release %s's rooms: %r", self.node, exc)
+        for room in rooms:
+            await room.close_all(ProtocolError("reconnecting"))
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)

@@ -12,7 +12,7 @@ from ..cluster import Hub, NotOwner, Payload, PeerGone, Peers, is_outage
 from ..protocol import CLOSE_RECONNECT, ProtocolError
 from . import views
 from .actor import RoomStopped
-from .commands import Command, Summary, from_payload, to_payload
+from .commands import Attach, Command, Detach, Summary, Unwatch, Watch, from_payload, to_payload
 from .registry import OwnedElsewhere, RoomRegistry
 
 
@@ -24,13 +24,16 @@ class Router:
         self.hub = hub
         self.peers = peers
         self.owners: dict[str, str] = {}  # rooms held elsewhere that sockets here talk to
+        self.lapses: dict[str, float] = {}  # room -> when its owner's lease lapses (monotonic)
 
     async def call(self, room_id: str, command: Command) -> Any:
         """``command``'s answer from the room's actor, wherever it lives. None when there
         is no such room. A room whose owner died is taken over once its lease lapsed; until
         then, and when the database or Redis is away, ``ProtocolError("reconnecting")``."""
         registry = self.registry
-        lease_seconds = registry.deps.settings.lease_seconds
+        settings = registry.deps.settings
+        lease_seconds = settings.lease_seconds
+        call_timeout = settings.call_timeout or lease_seconds
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 2 * lease_seconds + 1
         while True:
@@ -41,25 +44,28 @@ class Router:
                     room = await registry.get(room_id)
                     if room is None:
                         return None
-                    self.owners.pop(room_id, None)
+                    self._forget_owner(room_id)
                 if room is not None:
                     return await room.ask(command)
                 assert node is not None and self.peers is not None
-                return await self.peers.call(node, room_id, to_payload(command), lease_seconds)
+                return await self._remote(node, room_id, command, call_timeout)
             except RoomStopped:
                 pass
             except OwnedElsewhere as exc:
                 if self.peers is None:
                     raise ProtocolError("reconnecting") from None
                 self.owners[room_id] = exc.node
+                self.lapses[room_id] = loop.time() + exc.lapse_in
                 continue  # straight to the owner
             except NotOwner:
-                self.owners.pop(room_id, None)  # it moved: look again
+                self._forget_owner(room_id)  # it moved: look again
             except PeerGone:
-                # its owner died: take the room once the lease lapsed (poll gently, a dead
-                # process may leave a thousand rooms waiting)
-                self.owners.pop(room_id, None)
-                await asyncio.sleep(0.2)
+                # nobody listens for its owner: it died. The room is taken once the lease
+                # read with the claim has lapsed, not before (and not by polling)
+                lapse = self.lapses.get(room_id, loop.time())
+                self._forget_owner(room_id)
+                await asyncio.sleep(min(max(0.0, lapse - loop.time()) + 0.05, lease_seconds))
+                continue
             except Exception as exc:
                 if is_outage(exc):
                     raise ProtocolError("reconnecting") from None
@@ -67,6 +73,24 @@ class Router:
             if loop.time() > deadline:
                 raise ProtocolError("reconnecting")
             await asyncio.sleep(0.1)
+
+    async def _remote(self, node: str, room_id: str, command: Command, timeout: float) -> Any:
+        """The command on another process. A hello (``Attach``, ``Watch``) whose answer did
+        not come may still be carried out there: it is undone, so that no socket stays
+        attached to a room it never heard from."""
+        assert self.peers is not None
+        try:
+            return await self.peers.call(node, room_id, to_payload(command), timeout)
+        except ProtocolError as exc:
+            if exc.code == "reconnecting":
+                undo = undo_hello(command)
+                if undo is not None:
+                    self.peers.tell(node, room_id, to_payload(undo), timeout)
+            raise
+
+    def _forget_owner(self, room_id: str) -> None:
+        self.owners.pop(room_id, None)
+        self.lapses.pop(room_id, None)
 
     async def call_here(self, room_id: str, payload: Payload) -> Any:
         """A command another process sent for a room it believes is ours: answered if we
@@ -78,7 +102,7 @@ class Router:
             raise NotOwner() from None
         if room is None:
             return None
-        self.owners.pop(room_id, None)
+        self._forget_owner(room_id)
         try:
             return await room.ask(command)
         except RoomStopped:
@@ -100,10 +124,19 @@ class Router:
         held_here = self.hub.local_rooms()
         for room_id, node in list(self.owners.items()):
             if room_id not in held_here:
-                del self.owners[room_id]
+                self._forget_owner(room_id)
             elif node not in live:
-                del self.owners[room_id]
+                self._forget_owner(room_id)
                 text = ProtocolError("reconnecting").to_text()
+                self.hub.close_room(room_id, text, CLOSE_RECONNECT)
+
+    def lost_peer(self, node: str) -> None:
+        """Frames from ``node`` went missing, or it went silent: the sockets here of its
+        rooms reconnect (and resume from their seq); the other rooms' are untouched."""
+        text = ProtocolError("reconnecting").to_text()
+        for room_id, owner in list(self.owners.items()):
+            if owner == node:
+                self._forget_owner(room_id)
                 self.hub.close_room(room_id, text, CLOSE_RECONNECT)
 
     def lost_peers(self) -> None:
@@ -113,3 +146,14 @@ class Router:
         for room_id in list(self.owners):
             self.hub.close_room(room_id, text, CLOSE_RECONNECT)
         self.owners.clear()
+        self.lapses.clear()
+
+
+def undo_hello(command: Command) -> Command | None:
+    """What takes a hello back: a socket attached or watching leaves."""
+    match command:
+        case Attach(seat, conn, _):
+            return Detach(seat, conn)
+        case Watch(conn, _):
+            return Unwatch(conn)
+    return None

@@ -5,7 +5,6 @@ connected but does not play (the stall check), and a room nobody listens to leav
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved, State, Welcome
@@ -21,7 +20,7 @@ HELLO_LIMIT = 12  # hellos per seat in a window: a reconnect loop cannot flood t
 async def start(room: Room) -> None:
     """The first command of a loaded room: a seat stored as here has no socket now."""
     new = room.state
-    now = time.time()
+    now = room.deps.clock()
     for seat in (0, 1):
         if new.seats[seat].presence == "here":  # its socket died with a process
             new = new.with_seat(seat, replace(new.seats[seat], presence="away", since=now))
@@ -34,7 +33,7 @@ async def start(room: Room) -> None:
 
 async def attach(room: Room, seat: int, conn: str, since: int | None) -> bool:
     hellos = room.hellos[seat]
-    now = time.time()
+    now = room.deps.clock()
     while hellos and hellos[0] < now - HELLO_WINDOW:
         hellos.popleft()
     if len(hellos) >= HELLO_LIMIT:
@@ -66,7 +65,7 @@ async def detach(room: Room, seat: int, conn: str) -> None:
         return  # replaced by a newer connection, or moved away: nothing changes
     room.conns[seat] = None
     seat_state = room.state.seats[seat]
-    away = replace(seat_state, presence="away", since=time.time())
+    away = replace(seat_state, presence="away", since=room.deps.clock())
     await room.write(room.state.with_seat(seat, away))
     await room.tell_presence()
     idle_later(room)
@@ -78,7 +77,7 @@ async def back(room: Room, seat: int) -> None:
     if room.conns[seat] is None or (seat_state.presence == "here" and seat_state.takeover is None):
         return
     took_over = seat_state.takeover is not None
-    here = replace(seat_state, presence="here", since=time.time(), takeover=None)
+    here = replace(seat_state, presence="here", since=room.deps.clock(), takeover=None)
     await room.write(room.state.with_seat(seat, here))
     await room.tell_presence()
     if took_over:
@@ -112,7 +111,7 @@ async def stall_check(room: Room, seq: int, computer_due: bool) -> None:
         return
     # stored as away since a grace time ago: the other may hand the seat over now; the
     # friend's next move makes them here again
-    since = time.time() - room.deps.settings.grace_seconds
+    since = room.deps.clock() - room.deps.settings.grace_seconds
     away = replace(seat_state, presence="away", since=since)
     await room.write(room.state.with_seat(seat, away))
     await room.tell_presence()

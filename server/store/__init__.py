@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .codes import CodeStore
-from .database import Database, SecondProcess, lock_sqlite_file, make_engine
-from .leases import LeaseStore
+from .database import Database, SecondProcess, Tuning, lock_sqlite_file, make_engine
+from .leases import LeaseStore, Renewal
 from .listings import ListingStore
 from .purge import PurgeStore
 from .records import (
@@ -49,8 +49,10 @@ class Storage:
     purges: PurgeStore
 
     @classmethod
-    def open(cls, url: str, sqlite_synchronous: str = "FULL") -> Storage:
-        db = Database(url, sqlite_synchronous)
+    def open(
+        cls, url: str, sqlite_synchronous: str = "FULL", tuning: Tuning | None = None
+    ) -> Storage:
+        db = Database(url, sqlite_synchronous, tuning)
         return cls(
             db, RoomStore(db), SeatStore(db), CodeStore(db), ListingStore(db), LeaseStore(db),
             PurgeStore(db),
@@ -62,7 +64,8 @@ class Storage:
 
 __all__ = [
     "CodeStore", "Database", "FinishedMatch", "LeaseStore", "Listing", "ListingStore",
-    "MoveRecord", "Owner", "PurgeStore", "RejoinCode", "RejoinError", "RoomState", "RoomStore",
-    "RoomWrite", "SeatListing", "SeatState", "SeatStore", "SeatToken", "SecondProcess",
-    "StaleRoom", "Storage", "StoredMatch", "lock_sqlite_file", "make_engine",
+    "MoveRecord", "Owner", "PurgeStore", "RejoinCode", "RejoinError", "Renewal", "RoomState",
+    "RoomStore", "RoomWrite", "SeatListing", "SeatState", "SeatStore", "SeatToken",
+    "SecondProcess", "StaleRoom", "Storage", "StoredMatch", "Tuning", "lock_sqlite_file",
+    "make_engine",
 ]  # fmt: skip

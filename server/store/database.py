@@ -20,16 +20,26 @@ import fcntl
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import DBAPIError, InterfaceError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 
 class SecondProcess(RuntimeError):
     """Another server process already serves this SQLite file."""
+
+
+def lost_connection(exc: BaseException) -> bool:
+    """The connection to the database failed (not a statement of ours)."""
+    if isinstance(exc, (InterfaceError, ConnectionError, TimeoutError, OSError, PoolTimeout)):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
 
 
 def storable(text: str) -> bool:
@@ -61,12 +71,67 @@ def async_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str, sqlite_synchronous: str = "FULL") -> AsyncEngine:
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """How long PostgreSQL may make us wait, and how many connections a process keeps (the
+    README says how to size them against ``max_connections``). A database that hangs fails
+    fast: a statement, a lock or a transaction left idle past its limit is ended by the
+    server, a connection that cannot be made or taken from the pool in time is an outage."""
+
+    pool_size: int = 10  # the pool of reads, claims and the writer (the lease has its own)
+    pool_timeout: float = 2.0  # seconds to wait for a free connection of the pool
+    connect_timeout: float = 3.0
+    statement_timeout: float = 5.0
+    lock_timeout: float = 1.0  # a row lock held by a stopped process fails fast
+    idle_in_transaction_timeout: float = 5.0  # a stopped process's transaction is ended
+
+
+def _ms(seconds: float) -> str:
+    return str(int(seconds * 1000))
+
+
+def _postgres_args(tuning: Tuning) -> dict[str, Any]:
+    ms = _ms
+    return {
+        "timeout": tuning.connect_timeout,
+        "command_timeout": tuning.statement_timeout + 1,
+        "server_settings": {
+            "statement_timeout": ms(tuning.statement_timeout),
+            "lock_timeout": ms(tuning.lock_timeout),
+            "idle_in_transaction_session_timeout": ms(tuning.idle_in_transaction_timeout),
+        },
+    }
+
+
+def make_engine(
+    url: str,
+    sqlite_synchronous: str = "FULL",
+    tuning: Tuning | None = None,
+    *,
+    pool: int = 0,
+    autocommit: bool = False,
+) -> AsyncEngine:
+    """The async engine of ``url``; ``pool``: its size (0: ``tuning.pool_size``);
+    ``autocommit``: each statement its own transaction, and no ping before each use (the
+    lease's: the fewest round trips). No ``tuning``: SQLAlchemy's defaults and no time
+    limits (the migrations' engine)."""
     url = async_url(url)
-    engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-    if engine.dialect.name == "sqlite":
+    extra: dict[str, Any] = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, **extra)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas(sqlite_synchronous))
-    return engine
+        return engine
+    if tuning is None:
+        return create_async_engine(url, pool_pre_ping=True)
+    return create_async_engine(
+        url,
+        pool_pre_ping=not autocommit,
+        pool_size=pool or tuning.pool_size,
+        **extra,
+        max_overflow=0,
+        pool_timeout=tuning.pool_timeout,
+        connect_args=_postgres_args(tuning),
+    )
 
 
 def _sync_sqlite_engine(url: str, synchronous: str) -> Engine:
@@ -125,8 +190,14 @@ Pending = tuple[Any, "asyncio.Future[Any]"]
 class Database:
     """The engines and the one writer (see the module's docstring)."""
 
-    def __init__(self, url: str, sqlite_synchronous: str = "FULL") -> None:
-        self.engine = make_engine(url, sqlite_synchronous)
+    def __init__(
+        self, url: str, sqlite_synchronous: str = "FULL", tuning: Tuning | None = None
+    ) -> None:
+        tuning = tuning or Tuning()
+        self.engine = make_engine(url, sqlite_synchronous, tuning)
+        # the lease's own connections (renewals, claims, releases): never behind the pool's
+        # queue or the writer's
+        self.lease_engine = make_engine(url, sqlite_synchronous, tuning, pool=2, autocommit=True)
         self._sync: Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
         self._sync_conn: Connection | None = None
@@ -160,6 +231,7 @@ class Database:
         if self._sync is not None:
             self._sync.dispose()
         await self.engine.dispose()
+        await self.lease_engine.dispose()
 
     async def write(self, job: Any) -> Any:
         """Commits ``job`` (a ``Job``, or an instance of a batched kind); returns its result,
@@ -190,12 +262,15 @@ class Database:
             results = await self._run(jobs)
         except Exception as exc:
             await self._drop_writer_connection()
-            if len(batch) == 1:
-                if not batch[0][1].done():
-                    batch[0][1].set_exception(exc)
+            if len(batch) == 1 or lost_connection(exc):
+                # the database is away (or this was one job): whether the batch committed
+                # only the database knows, and trying each again would wait once per job
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
                 return
-            # the database failed (not a domain outcome): commit each alone, so only the
-            # one at fault fails
+            # one job failed (not a domain outcome): commit each alone, so only the one at
+            # fault fails
             for item in batch:
                 await self._commit_batch([item])
             return

@@ -1,104 +1,161 @@
-"""Ownership as stored (server/cluster/): one row per process with its lease (``nodes``),
-and each room's owner and fencing epoch (``rooms.owner``, ``rooms.epoch``).
+"""Ownership as stored (server/cluster/ownership.py): one row per process with its lease
+(``nodes``), and each room's owner and fencing epoch (``rooms.owner``, ``rooms.epoch``).
 
 A process takes a room that nobody holds, or whose owner's lease has lapsed, by bumping the
 room's epoch (``claim``); every write of the room is conditional on that epoch
-(store/rooms.py), so a process that lost the room can never write it again."""
+(store/rooms.py), so a process that lost the room can never write it again.
+
+Every time here is the database's clock (``db_now``), never a process's: leases are
+compared on one clock, so a machine whose clock is off by minutes holds its lease exactly
+as long as any other. These statements run on connections of their own (the database's
+lease engine, each statement its own transaction), outside the writer's queue: a renewal
+never waits behind a batch of moves or a claim stuck on a lock.
+"""
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, delete, exists, insert, or_, select, update
+from dataclasses import dataclass
+
+from sqlalchemy import (
+    Float,
+    cast,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    union_all,
+    update,
+)  # fmt: skip
+from sqlalchemy.sql.elements import ColumnElement
 
 from .database import Database, storable
 from .records import Owner
 from .tables import nodes, rooms
 
 
+def db_now(dialect: str) -> ColumnElement[float]:
+    """The database's clock, in epoch seconds, as a SQL expression."""
+    if dialect == "postgresql":
+        return cast(func.extract("epoch", func.clock_timestamp()), Float)
+    return (func.julianday("now") - 2440587.5) * 86400.0  # SQLite: milliseconds
+
+
+@dataclass(frozen=True, slots=True)
+class Renewal:
+    """A renewed lease: the database's time when it was renewed, the processes whose lease
+    is live, and the rooms this process holds, with their epochs, as stored."""
+
+    db_now: float
+    live: frozenset[str]
+    held: dict[str, int]
+
+
 class LeaseStore:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.now = db_now(db.dialect)
 
-    async def claim(
-        self, room_id: str, node: str, now: float, *, force: bool = False
-    ) -> int | None:
-        """``node`` takes the room unless another process holds a live lease on it (or in
-        any case, ``force``): the room's epoch is bumped and returned, and from then on only
-        writes at that epoch are accepted. None when the room is held elsewhere or gone."""
-        held_elsewhere = exists().where(
-            nodes.c.id == rooms.c.owner, nodes.c.id != node, nodes.c.lease_until >= now
+    async def join(self, node: str, lease_seconds: float, started_at: float) -> float:
+        """Starts a term of ``node``'s lease, whatever the last one was (at start, and after
+        a lapse: the process holds no room then). Returns the database's time."""
+        until = self.now + lease_seconds
+        async with self.db.lease_engine.connect() as conn:
+            renewed = await conn.execute(
+                update(nodes).where(nodes.c.id == node).values(lease_until=until)
+                .returning(self.now)
+            )  # fmt: skip
+            now = renewed.scalar_one_or_none()
+            if now is None:
+                added = await conn.execute(
+                    insert(nodes).values(id=node, lease_until=until, started_at=started_at)
+                    .returning(self.now)
+                )  # fmt: skip
+                now = added.scalar_one()
+        return float(now)
+
+    async def renew(self, node: str, lease_seconds: float) -> Renewal | None:
+        """Extends ``node``'s lease by ``lease_seconds`` from now, only if it has not lapsed
+        (None when it has: another process may hold its rooms by now). Two statements, each
+        its own transaction: the lease is renewed even when the reading after it fails."""
+        async with self.db.lease_engine.connect() as conn:
+            renewed = await conn.execute(
+                update(nodes)
+                .where(nodes.c.id == node, nodes.c.lease_until >= self.now)
+                .values(lease_until=self.now + lease_seconds)
+                .returning(self.now)
+            )
+            now = renewed.scalar_one_or_none()
+            if now is None:
+                return None
+            live = select(literal("live").label("kind"), nodes.c.id, literal(0).label("epoch"))
+            live = live.where(nodes.c.lease_until >= float(now))
+            held = select(literal("room").label("kind"), rooms.c.id, rooms.c.epoch)
+            held = held.where(rooms.c.owner == node)
+            rows = (await conn.execute(union_all(live, held))).all()
+        return Renewal(
+            float(now),
+            frozenset(r.id for r in rows if r.kind == "live"),
+            {r.id: int(r.epoch) for r in rows if r.kind == "room"},
         )
 
-        def job(conn: Connection) -> int | None:
-            claim = update(rooms).where(rooms.c.id == room_id)
-            if not force:
-                claim = claim.where(or_(rooms.c.owner.is_(None), ~held_elsewhere))
-            if conn.execute(claim.values(owner=node, epoch=rooms.c.epoch + 1)).rowcount != 1:
-                return None
-            epoch: int = conn.execute(
-                select(rooms.c.epoch).where(rooms.c.id == room_id)
-            ).scalar_one()
-            return epoch
-
+    async def claim(self, room_id: str, node: str, *, force: bool = False) -> int | None:
+        """``node`` takes the room unless another process holds a live lease on it (or in
+        any case, ``force``: one process, every room is its own): the room's epoch is bumped
+        and returned, and from then on only writes at that epoch are accepted. None when the
+        room is held elsewhere or gone."""
         if not storable(room_id):
             return None
-        result: int | None = await self.db.write(job)
-        return result
+        held_elsewhere = exists().where(
+            nodes.c.id == rooms.c.owner, nodes.c.id != node, nodes.c.lease_until >= self.now
+        )
+        claim = update(rooms).where(rooms.c.id == room_id)
+        if not force:
+            claim = claim.where(or_(rooms.c.owner.is_(None), ~held_elsewhere))
+        async with self.db.lease_engine.connect() as conn:
+            done = await conn.execute(
+                claim.values(owner=node, epoch=rooms.c.epoch + 1).returning(rooms.c.epoch)
+            )
+            epoch = done.scalar_one_or_none()
+        return None if epoch is None else int(epoch)
 
     async def owner(self, room_id: str) -> Owner | None:
-        """Who holds the room (None: no such room)."""
+        """Who holds the room, until when, and the database's time now (None: no such
+        room)."""
         if not storable(room_id):
             return None
-        async with self.db.engine.connect() as conn:
+        async with self.db.lease_engine.connect() as conn:
             row = (
                 await conn.execute(
-                    select(rooms.c.owner, nodes.c.lease_until)
+                    select(rooms.c.owner, nodes.c.lease_until, self.now.label("now"))
                     .select_from(rooms.outerjoin(nodes, nodes.c.id == rooms.c.owner))
                     .where(rooms.c.id == room_id)
                 )
             ).first()
         if row is None:
             return None
-        return Owner(row.owner, row.lease_until or 0.0)
+        return Owner(row.owner, row.lease_until or 0.0, float(row.now))
 
-    async def renew(self, node: str, lease_until: float, started_at: float) -> None:
-        def job(conn: Connection) -> None:
-            renewed = conn.execute(
-                update(nodes).where(nodes.c.id == node).values(lease_until=lease_until)
-            )
-            if renewed.rowcount != 1:
-                conn.execute(
-                    insert(nodes).values(id=node, lease_until=lease_until, started_at=started_at)
-                )
-
-        await self.db.write(job)
-
-    async def live(self, now: float) -> frozenset[str]:
-        async with self.db.engine.connect() as conn:
-            rows = (await conn.execute(select(nodes.c.id).where(nodes.c.lease_until >= now))).all()
+    async def live(self) -> frozenset[str]:
+        async with self.db.lease_engine.connect() as conn:
+            live = select(nodes.c.id).where(nodes.c.lease_until >= self.now)
+            rows = (await conn.execute(live)).all()
         return frozenset(row.id for row in rows)
 
     async def release(self, room_id: str, node: str, epoch: int) -> None:
         """The room is nobody's (if ``node`` still holds it at ``epoch``): the next visitor
         on any process takes it at once."""
-
-        def job(conn: Connection) -> None:
-            conn.execute(
+        async with self.db.lease_engine.connect() as conn:
+            await conn.execute(
                 update(rooms)
-                .where(
-                    rooms.c.id == room_id,
-                    rooms.c.owner == node,
-                    rooms.c.epoch == epoch,
-                )
+                .where(rooms.c.id == room_id, rooms.c.owner == node, rooms.c.epoch == epoch)
                 .values(owner=None)
             )
 
-        await self.db.write(job)
-
     async def release_node(self, node: str) -> None:
         """A clean stop: all of ``node``'s rooms are nobody's, its lease is gone."""
-
-        def job(conn: Connection) -> None:
-            conn.execute(update(rooms).where(rooms.c.owner == node).values(owner=None))
-            conn.execute(delete(nodes).where(nodes.c.id == node))
-
-        await self.db.write(job)
+        async with self.db.lease_engine.connect() as conn:
+            await conn.execute(update(rooms).where(rooms.c.owner == node).values(owner=None))
+            await conn.execute(delete(nodes).where(nodes.c.id == node))

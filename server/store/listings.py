@@ -102,7 +102,7 @@ class ListingStore:
                 seed, finished = str(room.seed), room.status == "finished"
             rows = (
                 await conn.execute(
-                    select(moves.c.seat, moves.c.move)
+                    select(moves.c.seat, moves.c.move, moves.c.client_id)
                     .where(moves.c.room_id == room_id, moves.c.match_no == match_no)
                     .order_by(moves.c.seq)
                 )
@@ -114,6 +114,6 @@ class ListingStore:
             room.level,
             (room.name0, room.name1),
             seed,
-            tuple((int(r.seat), str(r.move)) for r in rows),
+            tuple((int(r.seat), str(r.move), r.client_id is None) for r in rows),
             finished,
         )

@@ -7,7 +7,8 @@ their seats, moves, finished matches and rejoin codes, unless they are in use ri
 (``in_use``: the rooms in this process's memory or being loaded); and rejoin codes that
 expired more than ``PURGE_CODES_AFTER`` seconds ago are deleted (until then a late try
 still hears "ya venció" rather than "no existe"). Deletes go in batches, each its own short
-transaction through the storage's one writer, so games go on meanwhile.
+transaction of its own (not the writer's: games go on meanwhile), and in one process at a
+time (an advisory lock: the others skip their turn).
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ import logging
 import time
 from collections.abc import Callable
 
-from sqlalchemy import Connection, delete, exists, select
+from sqlalchemy import delete, exists, func, select
 
 from ..config import Settings
 from .database import Database
+from .leases import db_now
 from .tables import finished_matches, moves, nodes, rejoin_codes, replay_links, rooms, seats
 
 log = logging.getLogger("server.purge")
 BATCH = 500
+
+
+PURGE_LOCK = 0x63617369  # "casi": the advisory lock one purging process holds (PostgreSQL)
 
 
 class PurgeStore:
@@ -33,37 +38,38 @@ class PurgeStore:
 
     async def purge(
         self, rooms_before: float, codes_before: float, keep: frozenset[str], batch: int = 500
-    ) -> tuple[int, int]:
-        # every write of a room sets its updated_at (moves, joins, presence, rematches)
-        def job(conn: Connection) -> tuple[int, int]:
-            codes = conn.execute(
+    ) -> tuple[int, int] | None:
+        """Deletes up to ``batch`` rooms not written since ``rooms_before`` (none in ``keep``
+        nor held by any process now) with all their rows, and the rejoin codes that expired
+        before ``codes_before``; returns (rooms, codes) deleted, or None when another process
+        is purging right now. Its own transaction (not the writer's): rooms that a write
+        holds locked are skipped, never waited for."""
+        now = db_now(self.db.dialect)
+        async with self.db.engine.begin() as conn:
+            if self.db.dialect == "postgresql":
+                mine = await conn.execute(select(func.pg_try_advisory_xact_lock(PURGE_LOCK)))
+                if not mine.scalar_one():
+                    return None
+            codes = await conn.execute(
                 delete(rejoin_codes).where(rejoin_codes.c.expires_at < codes_before)
             )
-            conn.execute(delete(nodes).where(nodes.c.lease_until < codes_before))
-            now = time.time()
+            await conn.execute(delete(nodes).where(nodes.c.lease_until < codes_before))
             held = exists().where(nodes.c.id == rooms.c.owner, nodes.c.lease_until >= now)
-            ids = [
-                row.id
-                for row in conn.execute(
-                    # locked: a write racing the purge (another process) waits, then finds the
-                    # room gone and is refused as stale, instead of landing beside the delete;
-                    # a room some process holds now is kept
-                    select(rooms.c.id)
-                    .where(rooms.c.updated_at < rooms_before, ~held)
-                    .order_by(rooms.c.updated_at)
-                    .limit(batch + len(keep))
-                    .with_for_update()
-                ).all()
-                if row.id not in keep
-            ][:batch]
+            # every write of a room sets its updated_at (moves, joins, presence, rematches);
+            # a room locked by a write is skipped: it is not abandoned
+            found = await conn.execute(
+                select(rooms.c.id)
+                .where(rooms.c.updated_at < rooms_before, ~held)
+                .order_by(rooms.c.updated_at)
+                .limit(batch + len(keep))
+                .with_for_update(skip_locked=True)
+            )
+            ids = [row.id for row in found.all() if row.id not in keep][:batch]
             if ids:
                 for table in (seats, moves, finished_matches, rejoin_codes, replay_links):
-                    conn.execute(delete(table).where(table.c.room_id.in_(ids)))
-                conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
-            return len(ids), max(0, int(codes.rowcount or 0))  # -1: no count (asyncpg)
-
-        result: tuple[int, int] = await self.db.write(job)
-        return result
+                    await conn.execute(delete(table).where(table.c.room_id.in_(ids)))
+                await conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
+        return len(ids), max(0, int(codes.rowcount or 0))  # -1: no count (asyncpg)
 
 
 async def purge_once(
@@ -73,9 +79,12 @@ async def purge_once(
     now = time.time()
     rooms_total = codes_total = 0
     while True:
-        rooms_deleted, codes = await store.purge(
+        done = await store.purge(
             now - settings.purge_rooms_after, now - settings.purge_codes_after, in_use(), BATCH
         )
+        if done is None:  # another process purges now: its turn
+            return rooms_total, codes_total
+        rooms_deleted, codes = done
         rooms_total += rooms_deleted
         codes_total += codes
         if rooms_deleted < BATCH:

@@ -90,10 +90,12 @@ class SeatToken:
 
 @dataclass(frozen=True, slots=True)
 class Owner:
-    """Who holds a room: the process (None: nobody) and until when its lease runs."""
+    """Who holds a room: the process (None: nobody) and until when its lease runs, on the
+    database's clock, and that clock's time when it was read."""
 
     node: str | None
     lease_until: float
+    db_now: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +131,8 @@ class SeatListing:
 
 @dataclass(frozen=True, slots=True)
 class StoredMatch:
-    """A match as stored: its seed, its moves (seat, NOTATION.md text) and whether it is
-    over by the room's own account (``Storage.load_match``)."""
+    """A match as stored: its seed, its moves (seat, NOTATION.md text, whether the computer
+    played it) and whether it is over by the room's own account (``ListingStore.match``)."""
 
     room_id: str
     match_no: int
@@ -138,7 +140,7 @@ class StoredMatch:
     level: str | None
     names: tuple[str, str | None]
     seed: str
-    moves: tuple[tuple[int, str], ...]
+    moves: tuple[tuple[int, str, bool], ...]
     finished: bool
 
 

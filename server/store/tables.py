@@ -71,6 +71,7 @@ rooms = Table(
     # tokens; not a secret of a seat (watchers see no hand)
     Column("watch", String(16), nullable=True),
     Index("ix_rooms_watch", "watch", unique=True),
+    Index("ix_rooms_updated_at", "updated_at"),  # the purge (migration 0006)
 )
 
 # one row per server process: it holds its rooms while ``lease_until`` is in the future
@@ -136,6 +137,8 @@ rejoin_codes = Table(
     Column("expires_at", Float, nullable=False),
     Column("used_at", Float, nullable=True),
     Column("key_hash", String(64), nullable=True),  # the rejoin request's retry key
+    Index("ix_rejoin_codes_room_id", "room_id"),  # a seat's live codes (migration 0006)
+    Index("ix_rejoin_codes_expires_at", "expires_at"),  # the purge (migration 0006)
 )
 
 # a finished match's shared replay: /p/<code> (the room id is never in a link)

@@ -14,14 +14,15 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 
 from ..ai.pool import AiPool, cores
-from ..cluster import Hub, Lease, LocalHub, RedisHub, new_node_id
+from ..cluster import Hub, LocalHub, Ownership, RedisHub, new_node_id
 from ..config import Settings
 from ..edge.security import SecurityMiddleware
 from ..edge.shared_limits import RedisLink, failure_budget, rate_limit
 from ..lobby.games import Games
 from ..lobby.lobby import Lobby
+from ..protocol import CLOSE_RECONNECT, ProtocolError
 from ..rooms import RoomRegistry, Router
-from ..store import Storage, lock_sqlite_file
+from ..store import Storage, Tuning, lock_sqlite_file
 from ..store.migrate import upgrade
 from ..store.purge import run_purges
 from .pages import http_error
@@ -29,6 +30,17 @@ from .qr import QrMaker
 from .routes import routes
 from .services import Limits, Services
 from .static import add_compression
+
+
+def tuning(settings: Settings) -> Tuning:
+    return Tuning(
+        pool_size=settings.db_pool_size,
+        pool_timeout=settings.db_pool_timeout,
+        connect_timeout=settings.db_connect_timeout,
+        statement_timeout=settings.db_statement_timeout,
+        lock_timeout=settings.db_lock_timeout,
+        idle_in_transaction_timeout=settings.db_idle_in_transaction_timeout,
+    )
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Starlette:
@@ -39,17 +51,28 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         lock_sqlite_file(settings.database_url)  # one process a SQLite file
         if migrate:
             await asyncio.to_thread(upgrade, settings.database_url)
-        storage = Storage.open(settings.database_url, settings.sqlite_synchronous)
+        storage = Storage.open(settings.database_url, settings.sqlite_synchronous, tuning(settings))
         node = new_node_id(settings.node_name)
+        ownership = Ownership(storage.leases, node, settings.lease_seconds)
         # one process: every room is ours. Several (REDIS_URL): rooms are shared by leases,
         # and frames and room commands travel between the processes over Redis
-        redis_hub = RedisHub(settings.redis_url, node) if settings.redis_url else None
+        redis_hub = (
+            RedisHub(
+                settings.redis_url,
+                node,
+                settings.redis_prefix,
+                clock=ownership.db_time,
+                peers=lambda: ownership.live,
+            )  # fmt: skip
+            if settings.redis_url
+            else None
+        )
         hub: Hub = redis_hub or LocalHub()
         # the shared rate limits use the hub's client (server/edge/shared_limits.py)
         app.state.redis = redis_hub.redis if redis_hub is not None else None
         ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
         registry = RoomRegistry(
-            storage, hub, settings, ai_pool.choose, node=node, shared=redis_hub is not None
+            storage, hub, settings, ai_pool.choose, ownership, shared=redis_hub is not None
         )
         router = Router(registry, hub, redis_hub)
 
@@ -57,26 +80,52 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             registry.sweep(live)
             router.sweep(live)
 
-        lease = Lease(
-            storage.leases, node, settings.lease_seconds,
-            on_renewed=renewed, on_lapsed=registry.drop_all,
-        )  # fmt: skip
-        await lease.renew()  # our lease first: then no one takes our new rooms
+        def lapsed() -> None:
+            registry.drop_all()
+            router.lost_peers()
+
+        ownership.on_renewed = renewed
+        ownership.on_deposed = registry.depose
+        ownership.on_lapsed = lapsed
+        await ownership.start()  # our lease first: then no one takes our new rooms
         if redis_hub is not None:
             redis_hub.on_call = router.call_here
-            redis_hub.on_lost = router.lost_peers
+            redis_hub.on_peer_lost = router.lost_peer
+
+            def cut_off() -> None:
+                router.lost_peers()
+                registry.cut_off()
+
+            redis_hub.on_lost = cut_off
             await redis_hub.start()
-        leasing = asyncio.create_task(lease.run())
+        leasing = asyncio.create_task(ownership.run())
         qr = QrMaker()
-        app.state.services = Services(
-            settings, storage, hub, registry, router, lease,
-            Lobby(storage, router, settings), Games(storage, registry), qr,
+        services = Services(
+            settings, storage, hub, registry, router, ownership,
+            Lobby(storage, router, settings, ownership.db_time), Games(storage, registry), qr,
         )  # fmt: skip
+        app.state.services = services
         purger = (
             asyncio.create_task(run_purges(storage.purges, settings, registry.in_use))
             if settings.purge_interval > 0
             else None
         )
+
+        async def drain() -> None:
+            """A clean stop, before the sockets are closed: no new work, the rooms stop and
+            are released (nobody's: another process takes each at once), then every socket
+            is told to reconnect, once."""
+            if services.draining:
+                return
+            services.draining = True
+            leasing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await leasing
+            ownership.stop()
+            await registry.stop_all()
+            hub.close_all(ProtocolError("reconnecting").to_text(), CLOSE_RECONNECT)
+
+        app.state.drain = drain
         # Everything made so far (modules, classes, the app) lives as long as the process:
         # keep it out of the garbage collector's full passes, which otherwise pause every
         # room for tens of milliseconds once there are thousands of sockets.
@@ -90,10 +139,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
                 with contextlib.suppress(asyncio.CancelledError):
                     await purger
             qr.close()
-            leasing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await leasing
-            await registry.stop_all()
+            await drain()
             if redis_hub is not None:
                 await redis_hub.close()
             await ai_pool.close()

@@ -39,15 +39,21 @@ async def http_error(request: Request, exc: Exception) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    """200 while this process holds its lease (it can reach the database); 503 otherwise,
-    so that a load balancer sends players elsewhere meanwhile."""
+    """200 while this process may serve: it holds its lease (it reaches the database), it
+    reaches the other processes (Redis, where there is one) and it is not stopping; 503
+    otherwise, so that a load balancer sends players elsewhere meanwhile."""
     services = services_of(request)
-    held = services.lease.held
+    lease = services.ownership.held
+    hub = services.hub.healthy
+    ok = lease and hub and not services.draining
     return JSONResponse(
         {
-            "ok": held,
+            "ok": ok,
             "node": services.registry.node,
+            "lease": lease,
+            "hub": hub,
+            "draining": services.draining,
             "rooms_in_memory": len(services.registry.rooms),
         },
-        status_code=200 if held else 503,
+        status_code=200 if ok else 503,
     )

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
-from ..cluster import Hub, Lease
+from ..cluster import Hub, Ownership
 from ..config import Settings
 from ..edge.shared_limits import Budget, RateLimit
 from ..lobby.games import Games
@@ -33,17 +33,18 @@ class Limits:
     rejoin_failures: Budget
 
 
-@dataclass(frozen=True)
+@dataclass
 class Services:
     settings: Settings
     storage: Storage
     hub: Hub
     registry: RoomRegistry
     router: Router
-    lease: Lease
+    ownership: Ownership
     lobby: Lobby
     games: Games
     qr: QrMaker
+    draining: bool = False  # a clean stop has begun: no new work
 
 
 def services_of(request: Request | WebSocket) -> Services:

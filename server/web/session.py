@@ -207,6 +207,7 @@ async def hello(
     except BaseException:
         hub.unregister(listener.room, channel(listener), sock.id)
         raise
+    hub.attached(listener.room, channel(listener), sock.id)
     return listener
 
 

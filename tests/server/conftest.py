@@ -129,10 +129,18 @@ def make_cluster(
     test's own and the shared Redis, stopped at the test's end."""
     made: list[Cluster] = []
 
-    def make(n: int, **env: str) -> Cluster:
+    def make(
+        n: int,
+        *,
+        redis_url: str = redis_url,
+        only: dict[int, dict[str, str]] | None = None,
+        **env: str,
+    ) -> Cluster:
+        """``redis_url``: another Redis (a private one); ``only``: settings for some of
+        the processes, by index (a proxy's address, a skewed clock)."""
         cluster = Cluster(tmp_path, pg.database(tmp_path), redis_url, env)
         made.append(cluster)
-        return cluster.start(n)
+        return cluster.start(n, only)
 
     yield make
     for cluster in made:

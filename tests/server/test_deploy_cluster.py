@@ -254,7 +254,8 @@ def test_migrations_run_once_when_processes_start_together(db: Database) -> None
         subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stderr=subprocess.PIPE, text=True)
         for _ in range(4)
     ]
-    results = [(p.wait(120), p.stderr.read() if p.stderr else "") for p in procs]
+    results = [(p.returncode, p.communicate(timeout=120)[1]) for p in procs]
+    results = [(p.returncode, err) for p, (_, err) in zip(procs, results, strict=True)]
     assert all(rc == 0 for rc, _ in results), results
     assert db.rows("select count(*) from alembic_version") == [(1,)]
 

@@ -29,6 +29,7 @@ from server.rooms.commands import Attach, Detach, Rematch, Snapshot, Submit, Tak
 from server.rooms.play import computer_level
 from server.store import Storage
 from server.store.migrate import upgrade
+from tests.support.rooms import held_ownership
 
 SETTINGS = Settings(computer_delay=0.0, grace_seconds=0.0, room_idle=3600.0)
 
@@ -59,17 +60,18 @@ class World:
     counter: int = 0
 
     @classmethod
-    def make(cls, url: str) -> World:
+    async def make(cls, url: str) -> World:
         storage = Storage.open(url)
         hub = LocalHub()
-        registry = RoomRegistry(storage, hub, SETTINGS, AiPool(0).choose, node="n")
+        ownership = await held_ownership(storage)
+        registry = RoomRegistry(storage, hub, SETTINGS, AiPool(0).choose, ownership)
         router = Router(registry, hub)
         return cls(url, storage, registry, router, Lobby(storage, router, SETTINGS), hub)
 
     async def restart(self) -> World:
         await self.registry.stop_all()
         await self.storage.close()
-        new = World.make(self.url)
+        new = await World.make(self.url)
         new.room_id, new.tokens = self.room_id, self.tokens
         return new
 
@@ -205,7 +207,7 @@ def test_the_room_rebuilt_from_storage_is_the_live_room(
     upgrade(url)
 
     async def run() -> None:
-        world = World.make(url)
+        world = await World.make(url)
         created = await world.lobby.create("friend", None, "Ana", turns)  # por turnos too
         world.room_id = created["room"]
         world.tokens[0] = created["token"]

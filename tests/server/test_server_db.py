@@ -8,11 +8,13 @@ import asyncio
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -28,7 +30,6 @@ from server.rooms import RoomRegistry
 from server.rooms.commands import Snapshot
 from server.store import (
     MoveRecord,
-    Owner,
     RejoinError,
     RoomState,
     RoomWrite,
@@ -38,8 +39,10 @@ from server.store import (
     make_engine,
 )
 from server.store.migrate import upgrade
+from server.store.purge import PURGE_LOCK
 from server.store.tables import metadata
-from tests.support.dbkit import Database
+from tests.support.dbkit import Database, PostgresDb, postgres_only
+from tests.support.rooms import held_ownership
 
 
 @pytest.fixture
@@ -92,8 +95,8 @@ async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
         )
     await engine.dispose()
     assert differences == []  # columns, types, keys, unique constraints, indexes
-    # the head: revision "0004", in migrations/versions/0005_watch_codes.py
-    assert db.rows("select version_num from alembic_version") == [("0004",)]
+    # the head: revision "0006", in migrations/versions/0006_purge_indexes.py
+    assert db.rows("select version_num from alembic_version") == [("0006",)]
 
 
 async def test_a_postgresql_url_without_driver_means_asyncpg(db: Database) -> None:
@@ -131,8 +134,8 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
         "alembic_version",
     } <= tables
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    # the head: revision "0004" (0005_watch_codes.py)
-    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0004"
+    # the head: revision "0006" (0006_purge_indexes.py)
+    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0006"
     con.close()
 
 
@@ -279,8 +282,9 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: Storage) ->
         await storage.rooms.write(
             write0(room, "playing", move=MoveRecord(seq, 1, seat, move.to_text(), None))
         )
+    ownership = await held_ownership(storage)
     registry = RoomRegistry(
-        storage, LocalHub(), Settings(computer_delay=3600), AiPool(0).choose, node="n"
+        storage, LocalHub(), Settings(computer_delay=3600), AiPool(0).choose, ownership
     )
     live = await registry.get("r3")
     assert live is not None
@@ -313,22 +317,31 @@ async def test_a_process_that_lost_the_room_never_writes_it_again(
     storage: Storage, db: Database
 ) -> None:
     """Fencing (issue 8): each claim of a room bumps its epoch, and the database refuses a
-    write at an older epoch, the latest version notwithstanding, on the batched path (a
-    plain move) and the single one (a seat change) alike."""
-    now = 1_000_000.0
+    write at an older epoch, the latest version notwithstanding, whatever the write carries
+    (a move, a seat change: one path for all of them). Leases are judged on the database's
+    clock alone, and a lapsed lease is never renewed (issue 22)."""
+    leases = storage.leases
     room = state("f1", "friend")
     await storage.rooms.create(room, "waiting", hash_secret("t0"))  # nobody's, epoch 0
-    await storage.leases.renew("a", now + 5, now)
-    assert await storage.leases.owner("f1") == Owner(None, 0.0)
-    assert await storage.leases.claim("f1", "a", now) == 1
-    assert await storage.leases.owner("f1") == Owner("a", now + 5)
-    assert await storage.leases.live(now) == {"a"}
-    assert await storage.leases.claim("f1", "b", now) is None  # a's lease runs
-    assert await storage.leases.claim("f1", "a", now) == 2  # a takes its own room again
+    await leases.join("a", 60, 0.0)
+    nobody = await leases.owner("f1")
+    assert nobody is not None and nobody.node is None
+    assert await leases.claim("f1", "a") == 1
+    held = await leases.owner("f1")
+    assert held is not None and held.node == "a"
+    assert 59 < held.lease_until - held.db_now <= 60  # on the database's clock
+    assert await leases.live() == {"a"}
+    assert await leases.claim("f1", "b") is None  # a's lease runs
+    assert await leases.claim("f1", "a") == 2  # a takes its own room again
     with pytest.raises(StaleRoom):  # its copy of epoch 1 can no longer write
         await storage.rooms.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=1))
-    assert await storage.leases.claim("f1", "b", now + 6) == 3  # a's lease lapsed
-    assert await storage.leases.live(now + 6) == frozenset()
+    renewal = await leases.renew("a", 60)
+    assert renewal is not None and renewal.held == {"f1": 2} and renewal.live == {"a"}
+    # a's lease lapses (as after a pause longer than the lease): the database says so
+    db.execute("update nodes set lease_until = lease_until - 3600 where id = 'a'")
+    assert await leases.renew("a", 60) is None  # a lapsed lease is never renewed
+    assert await leases.claim("f1", "b") == 3
+    assert await leases.live() == frozenset()
     with pytest.raises(StaleRoom):
         await storage.rooms.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=2))
     with pytest.raises(StaleRoom):
@@ -338,15 +351,48 @@ async def test_a_process_that_lost_the_room_never_writes_it_again(
     assert db.rows("select version, owner, epoch from rooms") == [(0, "b", 3)]
     assert db.rows("select count(*) from moves") == [(0,)]
     await storage.rooms.write(RoomWrite(moved(room, 1), "playing", move=trail(1), epoch=3))
-    await storage.leases.release("f1", "b", 2)  # an old epoch releases nothing
-    assert await storage.leases.owner("f1") == Owner("b", 0.0)
-    await storage.leases.release("f1", "b", 3)
-    assert await storage.leases.owner("f1") == Owner(None, 0.0)
-    await storage.leases.renew("b", now + 100, now)
-    assert await storage.leases.claim("f1", "c", now) == 4  # nobody's: taken at once
-    assert await storage.leases.claim("f1", "b", now, force=True) == 5  # one process: always
-    await storage.leases.release_node("b")
-    assert await storage.leases.owner("f1") == Owner(None, 0.0)
-    assert await storage.leases.claim("nada", "b", now) is None
-    assert await storage.leases.owner("nada") is None
-    assert db.rows("select seq, version from rooms") == [(1, 1)]
+    await leases.release("f1", "b", 2)  # an old epoch releases nothing
+    after = await leases.owner("f1")
+    assert after is not None and after.node == "b"
+    await leases.release("f1", "b", 3)
+    released = await leases.owner("f1")
+    assert released is not None and released.node is None
+    await leases.join("b", 100, 0.0)
+    assert await leases.claim("f1", "c") == 4  # nobody's: taken at once
+    assert await leases.claim("f1", "b", force=True) == 5  # one process: always
+    await leases.release_node("b")
+    gone = await leases.owner("f1")
+    assert gone is not None and gone.node is None
+    assert await leases.claim("nada", "b") is None
+
+
+@postgres_only
+async def test_the_purge_runs_in_one_process_at_a_time_and_skips_locked_rooms(
+    storage: Storage, db: Database
+) -> None:
+    """Issue 22: a purge while another process purges (it holds the advisory lock) does
+    nothing; a room a writer holds locked is skipped, never waited for, and purged the next
+    time; the purge is a transaction of its own, not the writer's."""
+    old = [state(f"old{i}", "computer") for i in range(3)]
+    for room in old:
+        await storage.rooms.create(room, "playing", hash_secret(room.id))
+    db.execute("update rooms set updated_at = 1")
+    assert isinstance(db, PostgresDb)
+    other = await asyncpg.connect(db.dsn)
+    try:
+        purging = other.transaction()
+        await purging.start()
+        await other.execute("select pg_advisory_xact_lock($1)", PURGE_LOCK)
+        assert await storage.purges.purge(1000.0, 0.0, frozenset()) is None
+        await purging.rollback()
+        writing = other.transaction()
+        await writing.start()
+        await other.execute("select 1 from rooms where id = 'old1' for update")
+        started = time.monotonic()
+        assert await storage.purges.purge(1000.0, 0.0, frozenset()) == (2, 0)
+        assert time.monotonic() - started < 1.0  # skipped, not waited for
+        await writing.rollback()
+    finally:
+        await other.close()
+    assert db.rows("select id from rooms") == [("old1",)]
+    assert await storage.purges.purge(1000.0, 0.0, frozenset()) == (1, 0)

@@ -455,6 +455,6 @@ def test_the_watchers_messages_are_written_by_the_one_encoder() -> None:
 
 
 def test_the_client_shows_the_same_reactions_as_the_server() -> None:
-    text = (ROOT / "client" / "js" / "reactions.js").read_text()
+    text = (ROOT / "client" / "js" / "ui" / "reactions.js").read_text()
     found = re.findall(r'\{ id: "([a-z_]+)", text: "([^"]+)"', text)
     assert dict(found) == REACTIONS and len(found) == len(REACTIONS)

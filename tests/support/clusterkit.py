@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -21,11 +22,13 @@ import asyncpg
 import httpx
 import websockets
 
+from server.engine import Move
+from server.rooms.history import rematch_event, replay
 from tests.support.dbkit import PostgresDb, run
 from tests.support.srvkit import TIMEOUT, Client, ServerProc, free_port, my_turn, pick_move
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
-LEASE = "1.5"  # seconds: a dead process's rooms move within about this long
+LEASE = "2.5"  # seconds: a dead process's rooms move within about this long
 
 
 # -- the processes ---------------------------------------------------------------------------
@@ -41,8 +44,9 @@ class Cluster:
     env: dict[str, str] = field(default_factory=dict)
     procs: list[ServerProc] = field(default_factory=list)
 
-    def start(self, n: int) -> Cluster:
-        for i in range(n):
+    def start(self, n: int, only: dict[int, dict[str, str]] | None = None) -> Cluster:
+        """Starts ``n`` processes (``only``: more settings for some of them, by index)."""
+        for i in range(len(self.procs), len(self.procs) + n):
             proc_env = {
                 "REDIS_URL": self.redis_url,
                 "NODE_NAME": f"p{i}",
@@ -52,6 +56,7 @@ class Cluster:
                 "RATE_ROOMS_PER_MIN": "10000",
                 "RATE_JOIN_PER_MIN": "10000",
                 **self.env,
+                **(only or {}).get(i, {}),
             }
             self.procs.append(ServerProc(self.tmp, proc_env, self.db).start())
         return self
@@ -116,6 +121,15 @@ class PrivateRedis:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
+
+    def pause(self) -> None:
+        """Redis stands still (SIGSTOP): its clients' sockets stay open, nothing answers."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGCONT)
 
 
 class PrivatePostgres:
@@ -219,8 +233,11 @@ def wait_for_port(port: int, timeout: float = 30) -> None:
 class Player:
     """One seat, played like the browser does: when its socket closes (a process died,
     the server is reconnecting) it says hello again to the next live process with the last
-    seq it saw; a move whose answer did not come is sent again with the same id. It keeps
-    every acked move and every event it was told, by seq."""
+    seq it saw; a move whose answer did not come is sent again with the same id. A silent
+    socket is waited on, as the browser does (it gives one up after 60 s of silence, longer
+    than any test): a socket the server forgot to close makes the test time out. It keeps
+    every acked move and every event it was told, by seq, and checks as it goes that its
+    seq never goes back (no welcome older than what it was told)."""
 
     def __init__(self, cluster: Cluster, token: str, first: int = 0) -> None:
         self.cluster = cluster
@@ -235,6 +252,10 @@ class Player:
         self.rematched = 0  # the match this player asked a rematch after
         self.counter = 0
         self.pending: tuple[str, dict[str, Any], int] | None = None  # (id, move, seq)
+        self.highest = 0  # the highest seq it was told
+        self.went_back: list[tuple[int, int]] = []  # (told before, then told by a welcome)
+        self.closes = 0  # sockets the server closed
+        self.on: int | None = None  # the process its socket is on
 
     @property
     def view(self) -> dict[str, Any] | None:
@@ -250,6 +271,11 @@ class Player:
         )
 
     def _watch(self, message: dict[str, Any]) -> None:
+        seq = message.get("seq")
+        if message["type"] == "welcome" and isinstance(seq, int) and seq < self.highest:
+            self.went_back.append((self.highest, seq))
+        if isinstance(seq, int) and message["type"] in ("welcome", "event"):
+            self.highest = max(self.highest, seq)
         if message["type"] == "event":
             self.since = max(self.since or 0, message["seq"])
             told = json.dumps(message["event"], sort_keys=True)
@@ -267,6 +293,7 @@ class Player:
             live = self.cluster.live()
             if live:
                 server = live[self.next % len(live)]
+                self.on = self.cluster.procs.index(server)
                 self.next += 1
                 try:
                     client, welcome = await Client.hello(server, self.token, self.since)
@@ -332,8 +359,15 @@ class Player:
                 else:
                     raise ConnectionError(answer["code"])  # e.g. reconnecting
                 return
-            await client.recv(timeout=3.0)
-        except (OSError, TimeoutError, websockets.exceptions.WebSocketException, ConnectionError):
+            await client.recv(timeout=0.5)
+        except TimeoutError:
+            if self.client is None:
+                raise
+            # silence: the browser keeps waiting (the test's deadline judges)
+        except websockets.exceptions.ConnectionClosed:
+            self.closes += 1  # the server closed it (1012 and the like): reconnect
+            await self.drop()
+        except (OSError, websockets.exceptions.WebSocketException, ConnectionError):
             await self.drop()
 
 
@@ -363,8 +397,10 @@ def stored_moves(db: PostgresDb, room_id: str) -> list[tuple[int, int, str | Non
 def check_nothing_lost_nothing_doubled(db: PostgresDb, room_id: str, players: list[Player]) -> int:
     """Every move a player was told is acked is stored at its seq, with its id; the
     stored seqs run 1, 2, 3, … with no gap but the one seq that opens each next match (its
-    rematch event); no seq was ever told as two different events. Returns the number of
+    rematch event); no seq was ever told as two different events; what each player was
+    told is the stored log replayed (``check_told_is_stored``). Returns the number of
     stored moves."""
+    check_told_is_stored(db, room_id, players)
     stored = stored_moves(db, room_id)
     expected, previous_match = 1, 1
     for seq, match_no, _ in stored:
@@ -396,3 +432,57 @@ def http_until_ok(server: ServerProc, path: str, body: Any) -> httpx.Response:
         if answer.status_code != 503 or time.monotonic() > deadline:
             return answer
         time.sleep(0.1)
+
+
+# -- the oracle ----------------------------------------------------------------------------
+
+
+def stored_events(db: PostgresDb, room_id: str) -> dict[int, list[str]]:
+    """Every event of the room by seq, as its stored log replays them (JSON, sorted keys):
+    each match from its seed and moves, each next match opened by its rematch event."""
+    room = db.rows("select seed, match_no from rooms where id = ?", room_id)[0]
+    finished = {
+        int(m): (str(seed), int(last))
+        for m, seed, last in db.rows(
+            "select match_no, seed, last_seq from finished_matches where room_id = ?", room_id
+        )
+    }
+    rows = db.rows(
+        "select seq, match_no, seat, move, client_id from moves where room_id = ? order by seq",
+        room_id,
+    )
+    events: dict[int, list[str]] = {}
+    for match_no in range(1, int(room[1]) + 1):
+        seed = finished[match_no][0] if match_no in finished else str(room[0])
+        if match_no > 1:
+            opened = finished[match_no - 1][1] + 1
+            events[opened] = [canonical(json.loads(rematch_event(match_no)))]
+        of_match = [r for r in rows if int(r[1]) == match_no]
+        played = replay(seed, ((int(r[2]), Move.parse(r[3]), r[4] is None) for r in of_match))
+        for row, move in zip(of_match, played, strict=True):
+            events[int(row[0])] = [canonical(e) for e in move.events()]
+    return events
+
+
+def canonical(event: Any) -> str:
+    return json.dumps(event, sort_keys=True, ensure_ascii=False)
+
+
+def check_told_is_stored(db: PostgresDb, room_id: str, players: list[Player]) -> int:
+    """Each player was told, at each seq it saw, exactly the stored log's events (never an
+    event the log does not hold, never one twice); its seq never went back; returns the
+    number of seqs the log holds."""
+    stored = stored_events(db, room_id)
+    for player in players:
+        assert player.went_back == [], player.went_back
+        for seq, told in player.events.items():
+            assert seq in stored, (seq, told)
+            assert sorted(canonical(json.loads(t)) for t in told) == sorted(stored[seq]), (
+                seq,
+                told,
+                stored[seq],
+            )
+        for move_id, seq in player.acked.items():
+            ids = db.rows("select client_id from moves where room_id = ? and seq = ?", room_id, seq)
+            assert ids == [(move_id,)], (move_id, seq, ids)
+    return len(stored)

@@ -29,6 +29,8 @@ T = TypeVar("T")
 
 # a test about SQLite itself: ``@sqlite_only`` runs it on the ``sqlite`` backend alone
 sqlite_only = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+# a test about PostgreSQL itself (its locks): ``@postgres_only``
+postgres_only = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

@@ -75,15 +75,16 @@ class ServerProc:
             }
         )
         env.update(self.env_extra)
-        self.log = open(self.tmp / f"server-{self.port}.log", "ab")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [PYTHON, "-m", "server"],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=self.log,
-            preexec_fn=None if self.soft_files is None else self._lower_file_limit,
-        )
+        # the server writes its log to the file itself: this process keeps no handle of it
+        with open(self.tmp / f"server-{self.port}.log", "ab") as log:
+            self.proc = subprocess.Popen(
+                [PYTHON, "-m", "server"],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=log,
+                preexec_fn=None if self.soft_files is None else self._lower_file_limit,
+            )
         deadline = time.monotonic() + 60  # a busy machine starts Python slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -183,9 +184,13 @@ class Client:
     ) -> tuple[Client, dict[str, Any]]:
         client = await cls.open(server, **kw)
         client.token = token
-        await client.send({"type": "hello", "token": token, "since": since})
-        welcome = await client.recv()
-        assert welcome["type"] == "welcome", welcome
+        try:
+            await client.send({"type": "hello", "token": token, "since": since})
+            welcome = await client.recv()
+            assert welcome["type"] == "welcome", welcome
+        except BaseException:
+            await client.ws.close()  # never left open behind a failed hello
+            raise
         return client, welcome
 
     @classmethod
@@ -194,9 +199,13 @@ class Client:
     ) -> tuple[Client, dict[str, Any]]:
         """A watcher: ``watch`` with the watch link's code; the answer is its welcome."""
         client = await cls.open(server, **kw)
-        await client.send({"type": "watch", "code": code, "since": since})
-        welcome = await client.recv()
-        assert welcome["type"] == "watching", welcome
+        try:
+            await client.send({"type": "watch", "code": code, "since": since})
+            welcome = await client.recv()
+            assert welcome["type"] == "watching", welcome
+        except BaseException:
+            await client.ws.close()
+            raise
         return client, welcome
 
     async def send(self, message: Any) -> None:
@@ -211,10 +220,13 @@ class Client:
             frame: dict[str, Any] = json.loads(text)
             self.frames.append(frame)
             self.pending = split_frame(frame)
+            # the whole frame was told at once: logged and watched at once, even if the
+            # socket closes before the test reads all of its parts
+            self.log.extend(self.pending)
+            if self.watch is not None:
+                for part in self.pending:
+                    self.watch(part)
         message = self.pending.pop(0)
-        self.log.append(message)
-        if self.watch is not None:
-            self.watch(message)
         if "view" in message:
             self.view = message["view"]
             self.seq = message["view"]["seq"]

@@ -55,11 +55,12 @@ export function cancel(g) {
 function sendMove(g, move) {
   if (!g.view || g.sel.pending) return;
   const id = `m${Date.now().toString(36)}-${++moveCounter}`;
-  if (!g.conn.send({ type: "move", move, seq: g.view.seq ?? g.session.since, id })) {
+  const seq = g.view.seq ?? g.session.since;
+  if (!g.conn.send({ type: "move", move, seq, id })) {
     g.showError("No hay conexión ahora mismo. Espera a que vuelva la señal y juega otra vez.");
     return;
   }
-  g.sel.pending = { id, move };
+  g.sel.pending = { id, move, seq };
   g.sel.error = null;
   g.render();
 }

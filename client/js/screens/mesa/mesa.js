@@ -12,7 +12,7 @@ import { LiveTable } from "../live.js";
 import { openMenu } from "./dialogs.js";
 import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
 import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
-import { isFriendGame, myTurn, opponentCapitalized, turnWords } from "./names.js";
+import { myTurn, opponentCapitalized, turnWords } from "./names.js";
 import { Presence } from "./presence.js";
 import { mesaScreen, moverOf } from "./render.js";
 import { freshSelection } from "./selection.js";
@@ -39,7 +39,6 @@ export class Mesa extends LiveTable {
     this.queue = [];
     this.pumping = false;
     this.sheet = null; // the open end-of-hand dialog
-    this.lastByComputer = null; // my seat's last move, when the computer played it for me
     this.status = "connecting";
     this.welcomed = false;
     this.animating = false;
@@ -154,16 +153,20 @@ export class Mesa extends LiveTable {
     this.session.seat = msg.seat;
     this.persist();
     const events = (msg.events || []).map((e) => e.event);
-    // in a friend game, moves of my own seat I did not see were the computer's, playing
-    // for me while I was away
-    const forMe = isFriendGame(msg.view) ? events.filter((e) => e.kind === "move" && e.seat === msg.seat) : [];
+    // moves of my own seat I did not see that the computer played for me while I was away
+    // (the event says who played it: a move of mine sent before the signal dropped is mine)
+    const forMe = events.filter((e) => e.kind === "move" && e.seat === msg.seat && e.by === "computer");
     const handEnd = [...events].reverse().find((e) => e.kind === "hand_end");
+    const pending = this.sel.pending;
     this.queue = [];
     this.sel = freshSelection();
     this.setView(msg.view);
-    const last = msg.view.last_move;
-    const sameEvent = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    this.lastByComputer = forMe.length && last && sameEvent(forMe[forMe.length - 1], last) ? last : null;
+    if (pending) {
+      // a move sent before the socket dropped, never answered: sent again with its id (the
+      // server plays it once: if it was played already, the answer is its ack)
+      this.sel.pending = pending;
+      this.conn.send({ type: "move", move: pending.move, seq: pending.seq, id: pending.id });
+    }
     if (forMe.length > 0) {
       this.flash(`Volviste a tu asiento. Mientras no estabas, la computadora jugó ${
         forMe.length === 1 ? "una jugada" : forMe.length + " jugadas"} por ti.`);
@@ -257,7 +260,6 @@ export class Mesa extends LiveTable {
     const wasWaiting = this.view && this.view.status === "waiting";
     this.setView(view);
     if (kind === "move") {
-      this.lastByComputer = null;
       const mine = event.seat === view.seat;
       if (mine) this.sel = freshSelection();
       else this.sel.error = null;

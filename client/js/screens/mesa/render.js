@@ -18,7 +18,7 @@ import { waitingRoom } from "./waiting.js";
 
 /** Who made a move, for ui/words.js: me, the opponent, or the computer in my seat. */
 export function moverOf(g, event, table) {
-  if (event === g.lastByComputer) return { forMe: true, table };
+  if (event.seat === g.view?.seat && event.by === "computer") return { forMe: true, table };
   if (event.seat === g.view?.seat) return { who: null, table };
   return { who: opponentCapitalized(g.view), table };
 }
