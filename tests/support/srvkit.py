@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import httpx
 import websockets
@@ -43,6 +43,7 @@ class ServerProc:
     port: int = 0
     proc: subprocess.Popen[bytes] | None = None
     soft_files: int | None = None  # start the server with this soft open-file limit
+    log: BinaryIO | None = field(default=None, init=False, repr=False)  # while it runs
 
     def __post_init__(self) -> None:
         self.database: Database = self.db or SqliteDb(self.tmp / "casino.db")
@@ -75,6 +76,7 @@ class ServerProc:
             }
         )
         env.update(self.env_extra)
+        self._close_log()
         self.log = open(self.tmp / f"server-{self.port}.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [PYTHON, "-m", "server"],
@@ -101,6 +103,13 @@ class ServerProc:
         assert self.soft_files is not None
         resource.setrlimit(resource.RLIMIT_NOFILE, (self.soft_files, hard))
 
+    def _close_log(self) -> None:
+        """The server's log file, once the process that wrote to it has ended (the child
+        holds its own copy of the descriptor)."""
+        if self.log is not None:
+            self.log.close()
+            self.log = None
+
     def read_log(self) -> str:
         return (self.tmp / f"server-{self.port}.log").read_text(errors="replace")
 
@@ -113,12 +122,14 @@ class ServerProc:
                 self.proc.kill()
                 self.proc.wait()
         self.proc = None
+        self._close_log()
 
     def kill9(self) -> None:
         assert self.proc is not None
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
         self.proc = None
+        self._close_log()
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
