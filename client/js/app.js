@@ -5,7 +5,7 @@
 
 import { rejoin, replay, replayLink } from "./lib/api.js";
 import { announce, h } from "./lib/dom.js";
-import { clearSession, loadSession, saveSession, seatFrom } from "./lib/store.js";
+import { clearSession, forgetSeat, loadSession, saveSession, seatFrom } from "./lib/store.js";
 import { inicioScreen } from "./screens/inicio.js";
 import { invitationScreen } from "./screens/invitation.js";
 import { Mesa } from "./screens/mesa/mesa.js";
@@ -62,20 +62,30 @@ const mesaHooks = {
     }
     showInicio(message);
   },
-  seatMoved(token) {
-    // another tab of this same device may hold the same seat: keep it, just stop here
-    const stored = loadSession();
-    if (stored && stored.token === token) {
-      stored.active = false;
-      saveSession(stored);
+  /** The server closed this socket's seat: `rejoined` when a rejoin code took it to
+   * another device (this token is dead: forget it), else the same token opened elsewhere
+   * (another tab, a reload: keep it, just stop here). */
+  seatMoved(token, rejoined) {
+    if (rejoined) {
+      forgetSeat(token);
+      show("movido", messagePage("Seguiste en otro dispositivo", [
+        h("p", {}, "Tu partida ahora está en el otro dispositivo: sigue jugando allá, donde escribiste el código."),
+        h("p", {}, "Si quieres volver a este, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
+      ], [["Ir al inicio", () => showInicio(), true]]));
+      announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
     } else {
-      clearSession();
+      const stored = loadSession();
+      const same = Boolean(stored && stored.token === token);
+      if (same) {
+        stored.active = false;
+        saveSession(stored);
+      }
+      show("movido", messagePage("La partida se abrió en otra pestaña", [
+        h("p", {}, "Tu partida se abrió en otra pestaña o ventana. Aquí se cerró para que no se juegue en dos sitios a la vez."),
+      ], [same ? ["Seguir aquí", () => startGame(stored), true] : null, ["Ir al inicio", () => showInicio(), !same]]
+        .filter(Boolean)));
+      announce("La partida se abrió en otra pestaña. Aquí se cerró.");
     }
-    show("movido", messagePage("Seguiste en otro dispositivo", [
-      h("p", {}, "Tu partida sigue en el otro dispositivo (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
-      h("p", {}, "Si quieres volver a este dispositivo, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
-    ], [["Ir al inicio", () => showInicio(), true]]));
-    announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
     focusMain();
   },
   lostSession(message) {

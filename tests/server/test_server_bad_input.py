@@ -116,7 +116,11 @@ async def test_tokens(server: ServerProc) -> None:
     assert (await client.recv())["code"] == "hello_first"
     await client.send({"type": "hello", "token": "x" * 43, "since": None})
     error = await client.recv()
-    assert error["code"] == "bad_token" and error["message"] == "Esa sesión ya no es válida."
+    assert (
+        error["code"] == "bad_token"
+        and error["message"]
+        == "Esa partida ya no está en este dispositivo: siguió en otro, o ya se borró."
+    )
     assert await closed_code(client) == 1008
     client = await Client.open(server)
     await client.send({"type": "hello", "token": "", "since": None})

@@ -393,3 +393,10 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
     }
     r = server.get("/api/invites/ZZZZZZZZ")
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"
+    # a host who gave no name has the default one, "Jugador 1": it says nothing of them
+    nameless = server.post("/api/rooms", {"mode": "friend"}).json()
+    assert server.get(f"/api/invites/{nameless['invite']}").json() == {
+        "host": None,
+        "open": True,
+        "turns": False,
+    }

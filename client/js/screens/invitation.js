@@ -6,14 +6,14 @@ import { busy, h, unbusy } from "../lib/dom.js";
 import { seatFrom } from "../lib/store.js";
 import { nameField, readName } from "./inicio.js";
 
-/** Who invites: {host, turns}; host null for a default name (it says nothing) or when the
- * server cannot say. */
+/** Who invites: {host, turns, open}; host null when the server says the host gave no name,
+ * or cannot say. */
 async function inviterOf(invite) {
   try {
     const answer = await invitation(invite);
-    return { host: /^Jugador \d$/.test(answer.host) ? null : answer.host, turns: Boolean(answer.turns) };
+    return { host: answer.host || null, turns: Boolean(answer.turns), open: answer.open !== false };
   } catch {
-    return { host: null, turns: false };
+    return { host: null, turns: false, open: true };
   }
 }
 

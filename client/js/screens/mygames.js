@@ -38,7 +38,7 @@ export function turnText(game) {
   if (game.status === "waiting") return "Esperando a que llegue tu amigo";
   if (game.status === "finished") {
     if (game.waits_for_me) return `${capitalize(name)} quiere la revancha`;
-    const winner = game.scores[me] >= 21 ? "Ganaste" : `Ganó ${name}`;
+    const winner = game.winner === me ? "Ganaste" : `Ganó ${name}`; // the server's word
     return `Terminó: ${winner}`;
   }
   if (game.my_turn) return "Te toca";
@@ -147,7 +147,8 @@ export function myGamesSection(hooks) {
     const waiting = entries.filter((e) => e.game.waits_for_me).length;
     say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
       : entries.length ? "Ninguna partida te espera ahora." : "") +
-      (gone ? (gone === 1 ? " Una partida ya no existe y la quitamos." : ` ${gone} partidas ya no existen y las quitamos.`) : ""));
+      (gone ? (gone === 1 ? " Quitamos de la lista una partida que ya no está en este dispositivo (siguió en otro, o ya se borró)."
+        : ` Quitamos de la lista ${gone} partidas que ya no están en este dispositivo (siguieron en otro, o ya se borraron).`) : ""));
     redraw(sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw)));
   };
   section.hidden = loadSeats().length === 0;

@@ -22,7 +22,7 @@ export class Mesa extends LiveTable {
   /**
    * @param {HTMLElement} root where the table is drawn
    * @param {object} session {room, seat, token, since, invite_url?}
-   * @param {object} app {goHome(message, leftOnPurpose), seatMoved(token),
+   * @param {object} app {goHome(message, leftOnPurpose), seatMoved(token, rejoined),
    *   lostSession(message), openReplay(token, match)}
    */
   constructor(root, session, app) {
@@ -126,7 +126,7 @@ export class Mesa extends LiveTable {
         break;
       case "seat_moved":
         this.stop();
-        this.app.seatMoved(this.session.token);
+        this.app.seatMoved(this.session.token, msg.rejoined === true);
         break;
       default:
         break;
