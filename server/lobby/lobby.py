@@ -149,6 +149,18 @@ class Lobby:
             raise ApiError("room_full")
         return {"room": room_id, "seat": 1, "token": token}
 
+    def invite_of(self, typed: object) -> str | None:
+        """The invite ``typed`` is, as stored, when it is one by its form (``INVITE_LEN``
+        characters of ``CODE_ALPHABET``, any case, spaces and dashes ignored); else None
+        (a rejoin code, or nothing of ours). The rule of the codes, kept here, not in a
+        client."""
+        if not isinstance(typed, str) or len(typed) > 32:
+            return None
+        code = normalize_code(typed)
+        if len(code) == INVITE_LEN and all(ch in CODE_ALPHABET for ch in code):
+            return code
+        return None
+
     async def invitation(self, invite: object) -> dict[str, Any]:
         """Who invites: the host's name as the server stored it (checked by the name rules),
         so an invitation link cannot make up its sender; None for the default name of a
