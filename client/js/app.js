@@ -5,7 +5,9 @@
 
 import { rejoin, replay, replayLink } from "./lib/api.js";
 import { announce, h } from "./lib/dom.js";
-import { clearSession, forgetSeat, loadSession, saveSession, seatFrom } from "./lib/store.js";
+import {
+  clearSession, forgetSeat, loadSession, saveSession, seatForInvite, seatFrom,
+} from "./lib/store.js";
 import { inicioScreen } from "./screens/inicio.js";
 import { invitationScreen } from "./screens/invitation.js";
 import { Mesa } from "./screens/mesa/mesa.js";
@@ -119,7 +121,10 @@ function showPage(which) {
 }
 
 async function showJoin(invite) {
-  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio() });
+  // a game of this device's own, to offer beside the invitation (or instead, when full)
+  const session = loadSession();
+  const resume = session && !session.finished ? () => startGame(session) : null;
+  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio(), resume });
   show("unirse", page);
   focusMain();
 }
@@ -208,14 +213,11 @@ function boot() {
   }
   const join = path.match(/^\/j\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (join) {
-    const session = loadSession();
-    showJoin(join[1]).then(() => {
-      if (!session || !session.active) return;
-      // a seat is already open on this device: offer it too, without losing the invitation
-      main.querySelector("form")?.after(h("p", { class: "small" },
-        h("button", { type: "button", class: "btn quiet", onclick: () => startGame(session) },
-          "Mejor sigo mi partida de antes")));
-    });
+    // the link of a table this device already sits at (it joined or opened it with this
+    // invite): straight back to it
+    const held = seatForInvite(join[1]);
+    if (held) startGame(held);
+    else showJoin(join[1]);
     return;
   }
   const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
@@ -224,7 +226,7 @@ function boot() {
     return;
   }
   const session = loadSession();
-  if (session && session.active) {
+  if (session && session.active && !session.finished) {
     startGame(session);
     return;
   }

@@ -272,11 +272,9 @@ def test_rejoin_by_link_then_by_short_code(make_player: MakePlayer) -> None:
     assert second.hand() == hand
     first.page.wait_for_selector("main[data-screen='movido']")
     assert "otro dispositivo" in first.page.locator("h1").inner_text()
-    # the old device's seat token no longer works: trying it says so and forgets it
+    # the server said the seat went to another device: the old one forgot it
     first.page.click("text=Ir al inicio")
-    first.page.click("button.continue-game")
-    first.page.wait_for_selector("main[data-screen='inicio'] #inicio-error:not([hidden])")
-    assert "ya no es válida" in first.page.locator("#inicio-error").inner_text()
+    first.page.wait_for_selector("main[data-screen='inicio']")
     assert first.page.locator("button.continue-game").count() == 0
     assert first.storage_session() == {}
 

@@ -102,7 +102,9 @@ function plainItem(seat, hooks) {
     h("button", { type: "button", class: "btn game-open", "data-room": seat.room, onclick: () => hooks.open(seat) }, label));
 }
 
-/** The section (empty and hidden when the device holds no seat). */
+/** The section (empty and hidden when the device holds no seat). `hooks`: {open(seat),
+ * replay(seat, match), listed(entries) (optional: each time the server said how they go,
+ * [{seat, game}])}. */
 export function myGamesSection(hooks) {
   const list = h("ul", { class: "games", "aria-labelledby": "t-partidas" });
   const status = h("p", { class: "small games-status", role: "status" });
@@ -144,6 +146,7 @@ export function myGamesSection(hooks) {
       }
     });
     section.hidden = entries.length === 0 && gone === 0;
+    hooks.listed?.(entries);
     const waiting = entries.filter((e) => e.game.waits_for_me).length;
     say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
       : entries.length ? "Ninguna partida te espera ahora." : "") +

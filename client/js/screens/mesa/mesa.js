@@ -227,6 +227,8 @@ export class Mesa extends LiveTable {
     if (view.status !== "waiting" && this.session.invite_url) {
       delete this.session.invite_url;
     }
+    // a finished match is not "continued": opening the site again goes to Inicio
+    this.session.finished = view.status === "finished";
     this.presence.set(view.presence[1 - view.seat]);
     this.persist();
   }
