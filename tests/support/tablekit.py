@@ -102,3 +102,17 @@ def assert_on_screen(page: Page, *selectors: str) -> None:
         assert on_screen(page, selector), (
             f"{selector} not wholly on screen: {box(page, selector)} in {width}x{height}"
         )
+
+
+def assert_all_on_screen(page: Page, selector: str) -> None:
+    """Every element ``selector`` finds (at least one) is wholly inside the viewport."""
+    off: list[str] = page.evaluate(
+        """(s) => [...document.querySelectorAll(s)].filter(e => {
+             const r = e.getBoundingClientRect();
+             return !(r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1
+                      && r.right <= innerWidth + 1 && r.height > 0); })
+           .map(e => e.textContent.trim())""",
+        selector,
+    )
+    assert page.locator(selector).count() > 0, selector
+    assert off == [], f"off screen: {off}"

@@ -83,8 +83,7 @@ export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
     h("span", { class: "pts", "aria-hidden": "true" },
       ptsText ? h("span", { class: "got" }, ptsText) : null,
       late > 0 ? h("s", { class: "late" }, `+${late}`) : null,
-      blocked ? h("span", { class: "blocked" }, "no cuenta") : null,
-      h("span", { class: "run" }, `van ${running[i]}`)),
+      blocked ? h("span", { class: "blocked" }, "no cuenta") : h("span", { class: "run" }, `van ${running[i]}`)),
     h("span", { class: "sr-only" }, `${countSpoken ? countSpoken + ": " : ""}${spokenPts}. Van ${running[i]}.`));
   };
   const rows = SHORT_LABELS.map((label, k) =>
@@ -115,13 +114,13 @@ export function sheetNotes(facts, me, oppName) {
   const late = [0, 1].map((i) => facts.points[i].reduce((a, b, k) => a + b - facts.counted[i][k], 0));
   if (late[0] + late[1] > 0) {
     notes.push(h("p", { class: "small late-note" },
-      h("s", { class: "late" }, "+1"), " Tachado: puntos que llegaron cuando alguien ya tenía 21. No cuentan."));
+      h("s", { class: "late" }, "+1"), " Tachado: llegó cuando alguien ya tenía 21, y no cuenta (se cuenta de arriba abajo y se para ahí)."));
   }
   const limited = [me, 1 - me].filter((i) => facts.limited[i]);
   if (limited.length) {
     const who = limited.length === 2 ? "Los dos empezaron" : limited[0] === me ? "Empezaste" : `${oppName} empezó`;
     notes.push(h("p", { class: "small late-rule" },
-      `${who} la mano con 18 puntos o más: solo cuentan cartas, picas y el 10♦.`));
+      `${who} la mano con 18 o más: solo cuentan cartas, picas y el 10♦.`));
   }
   return notes;
 }
