@@ -182,3 +182,32 @@ def test_the_replay_says_what_each_one_took(
     start_computer_game(me)
     mine = page.locator(".tally[data-tally-seat='0'] .sr-only").inner_text()
     assert mine.startswith("Te llevaste "), mine
+
+
+def test_the_other_screens_pass_axe(make_player: MakePlayer) -> None:
+    """The screens the other tests do not run axe on: la mesa opened in another tab (and
+    taken back), "Cómo se juega" inside la mesa, a watch link and a replay link that lead
+    nowhere."""
+    me = make_player(viewport=PHONE)
+    start_computer_game(me)
+    first = me.page
+    me.new_page()  # another tab of the same device opens the same game
+    me.goto("/")
+    me.page.wait_for_selector(".mesa[data-seq]")
+    first.wait_for_selector("main[data-screen='movido']")
+    assert first.locator("h1").inner_text() == "La partida se abrió en otra pestaña"
+    assert_no_violations(first, "la partida se abrió en otra pestaña")
+    first.click("text=Seguir aquí")  # the seat is this tab's again
+    first.wait_for_selector("main[data-screen='mesa'] .mesa[data-seq]")
+    me.page.wait_for_selector("main[data-screen='movido']")
+    first.click(".menu-button")
+    first.click("dialog.menu >> text=Cómo se juega")
+    first.wait_for_selector("dialog.help[open]")
+    assert_no_violations(first, "Cómo se juega, in la mesa")
+    for path, screen in (
+        ("/v/ZZZZZZZZZZZZ", "mirar-error"),
+        ("/p/ZZZZZZZZZZZZZZZZZZZZZZ", "repeticion"),
+    ):
+        me.page.goto(me.base + path)
+        me.page.wait_for_selector(f"main[data-screen='{screen}'] [role=alert]")
+        assert_no_violations(me.page, path)
