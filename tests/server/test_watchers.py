@@ -212,6 +212,7 @@ async def test_a_watch_code_that_does_not_exist_is_refused(server: ServerProc) -
         assert error["message"] == "No encontramos esa mesa para mirar. Revisa el enlace."
         with pytest.raises(websockets.ConnectionClosed):
             await client.recv()
+        await client.close()  # closed by the server: its socket too
     for bad in (
         {"type": "watch"},
         {"type": "watch", "code": 7},
@@ -334,6 +335,7 @@ async def test_a_room_takes_at_most_max_watchers(make_server: Callable[..., Serv
     assert "2 personas" in error["message"]
     with pytest.raises(websockets.ConnectionClosed):
         await late.recv()
+    await late.close()
     # nobody was told of the one turned away (nor of more than two, ever)
     await read_all(player)
     assert max(m["count"] for m in player.log if m["type"] == "watchers") == 2
