@@ -68,6 +68,7 @@ class Settings:
     rate_games_per_min: int = 30  # Mis partidas lists (POST /api/my-games)
     rate_replays_per_min: int = 60  # replays read and replay links made
     code_failures_per_min: int = 60  # wrong short codes, whole server (invites, rejoin each)
+    invite_misses_per_min: int = 10  # wrong invites of one address (IPv6: its /64)
     # the first part of this deployment's keys in Redis (server/edge/shared_limits.py): two
     # deployments on one Redis (staging and production, test runs) need different ones
     redis_prefix: str = "casino"
@@ -157,6 +158,7 @@ class Settings:
             rate_games_per_min=_number(e, "RATE_GAMES_PER_MIN", cls.rate_games_per_min),
             rate_replays_per_min=_number(e, "RATE_REPLAYS_PER_MIN", cls.rate_replays_per_min),
             code_failures_per_min=_number(e, "CODE_FAILURES_PER_MIN", cls.code_failures_per_min),
+            invite_misses_per_min=_number(e, "INVITE_MISSES_PER_MIN", cls.invite_misses_per_min),
             redis_prefix=e.get("REDIS_PREFIX", "").strip() or cls.redis_prefix,
             purge_interval=_number(e, "PURGE_INTERVAL", cls.purge_interval),
             purge_rooms_after=_number(e, "PURGE_ROOMS_AFTER", cls.purge_rooms_after),

@@ -5,7 +5,9 @@
 
 import { rejoin, replay, replayLink } from "./lib/api.js";
 import { announce, h } from "./lib/dom.js";
-import { clearSession, loadSession, saveSession, seatFrom } from "./lib/store.js";
+import {
+  clearSession, forgetSeat, loadSession, saveSession, seatForInvite, seatFrom,
+} from "./lib/store.js";
 import { inicioScreen } from "./screens/inicio.js";
 import { invitationScreen } from "./screens/invitation.js";
 import { Mesa } from "./screens/mesa/mesa.js";
@@ -62,20 +64,30 @@ const mesaHooks = {
     }
     showInicio(message);
   },
-  seatMoved(token) {
-    // another tab of this same device may hold the same seat: keep it, just stop here
-    const stored = loadSession();
-    if (stored && stored.token === token) {
-      stored.active = false;
-      saveSession(stored);
+  /** The server closed this socket's seat: `rejoined` when a rejoin code took it to
+   * another device (this token is dead: forget it), else the same token opened elsewhere
+   * (another tab, a reload: keep it, just stop here). */
+  seatMoved(token, rejoined) {
+    if (rejoined) {
+      forgetSeat(token);
+      show("movido", messagePage("Seguiste en otro dispositivo", [
+        h("p", {}, "Tu partida ahora está en el otro dispositivo: sigue jugando allá, donde escribiste el código."),
+        h("p", {}, "Si quieres volver a este, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
+      ], [["Ir al inicio", () => showInicio(), true]]));
+      announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
     } else {
-      clearSession();
+      const stored = loadSession();
+      const same = Boolean(stored && stored.token === token);
+      if (same) {
+        stored.active = false;
+        saveSession(stored);
+      }
+      show("movido", messagePage("La partida se abrió en otra pestaña", [
+        h("p", {}, "Tu partida se abrió en otra pestaña o ventana. Aquí se cerró para que no se juegue en dos sitios a la vez."),
+      ], [same ? ["Seguir aquí", () => startGame(stored), true] : null, ["Ir al inicio", () => showInicio(), !same]]
+        .filter(Boolean)));
+      announce("La partida se abrió en otra pestaña. Aquí se cerró.");
     }
-    show("movido", messagePage("Seguiste en otro dispositivo", [
-      h("p", {}, "Tu partida sigue en el otro dispositivo (o en otra pestaña de este navegador). Aquí ya no se puede jugar."),
-      h("p", {}, "Si quieres volver a este dispositivo, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
-    ], [["Ir al inicio", () => showInicio(), true]]));
-    announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
     focusMain();
   },
   lostSession(message) {
@@ -109,7 +121,10 @@ function showPage(which) {
 }
 
 async function showJoin(invite) {
-  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio() });
+  // a game of this device's own, to offer beside the invitation (or instead, when full)
+  const session = loadSession();
+  const resume = session && !session.finished ? () => startGame(session) : null;
+  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio(), resume });
   show("unirse", page);
   focusMain();
 }
@@ -198,14 +213,11 @@ function boot() {
   }
   const join = path.match(/^\/j\/([A-Za-z0-9_-]{1,64})\/?$/);
   if (join) {
-    const session = loadSession();
-    showJoin(join[1]).then(() => {
-      if (!session || !session.active) return;
-      // a seat is already open on this device: offer it too, without losing the invitation
-      main.querySelector("form")?.after(h("p", { class: "small" },
-        h("button", { type: "button", class: "btn quiet", onclick: () => startGame(session) },
-          "Mejor sigo mi partida de antes")));
-    });
+    // the link of a table this device already sits at (it joined or opened it with this
+    // invite): straight back to it
+    const held = seatForInvite(join[1]);
+    if (held) startGame(held);
+    else showJoin(join[1]);
     return;
   }
   const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
@@ -214,7 +226,7 @@ function boot() {
     return;
   }
   const session = loadSession();
-  if (session && session.active) {
+  if (session && session.active && !session.finished) {
     startGame(session);
     return;
   }

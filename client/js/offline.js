@@ -1,4 +1,22 @@
 // The offline page (offline.html): a file of its own, as the Content-Security-Policy
 // allows no inline script.
-document.getElementById("retry").addEventListener("click", () => window.location.reload());
-window.addEventListener("online", () => window.location.reload());
+const back = () => window.location.reload();
+document.getElementById("retry").addEventListener("click", back);
+window.addEventListener("online", back);
+
+// the server may come back while the device stays online (no "online" event then): ask it
+// now and then, and go back to the game as soon as it answers
+const CHECK_MS = 3000;
+async function check() {
+  try {
+    const answer = await fetch("/healthz", { cache: "no-store" });
+    if (answer.ok) {
+      back();
+      return;
+    }
+  } catch {
+    // still away
+  }
+  setTimeout(check, CHECK_MS);
+}
+setTimeout(check, CHECK_MS);

@@ -1,6 +1,7 @@
 """Rate limits: for the HTTP API, who is asking (``client_key``), how often each one may ask
-(``SlidingLimit``) and how many wrong codes the whole server accepts (``FailureBudget``);
-for a websocket, how many messages a second it may send (``TokenBucket``).
+(``SlidingLimit``, which also counts an address's wrong codes) and how many wrong codes the
+whole server accepts (``FailureBudget``); for a websocket, how many messages a second it may
+send (``TokenBucket``).
 
 Every call is O(1) amortised, however many addresses there are: keys are kept in the order
 they were last seen, so the quiet ones are always at the front and are dropped from there.
@@ -69,6 +70,19 @@ class SlidingLimit:
             return False
         hits.append(now)
         return True
+
+    def has_room(self, key: str, limit: int | None = None) -> bool:
+        """Whether ``key`` has fewer than ``limit`` events in the window (by default its
+        own limit; a tighter one when asked), counting nothing."""
+        cutoff = self.clock() - self.window
+        self._evict(cutoff)
+        allowed = self.limit if limit is None else limit
+        hits = self.hits.get(key)
+        if hits is None:
+            return allowed > 0
+        while hits and hits[0] <= cutoff:
+            hits.popleft()
+        return len(hits) < allowed
 
     def _evict(self, cutoff: float) -> None:
         for _ in range(EVICT_PER_CALL):

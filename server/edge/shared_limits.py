@@ -73,6 +73,17 @@ class Budget(Protocol):
         ...
 
 
+class AddressBudget(Protocol):
+    """The wrong codes of each address. ``strict``: the whole server's budget is spent, so
+    a single miss in the window is enough to refuse the address."""
+
+    async def spent(self, key: str, *, strict: bool = False) -> bool: ...
+
+    async def charge(self, key: str) -> None:
+        """Counts one wrong code of ``key`` (while it has room)."""
+        ...
+
+
 class LocalLimit:
     """``SlidingLimit`` (this process) as a ``RateLimit``."""
 
@@ -94,6 +105,19 @@ class LocalBudget:
 
     async def charge(self) -> None:
         self.local.charge()
+
+
+class LocalAddressBudget:
+    """``SlidingLimit`` (this process) as an ``AddressBudget``."""
+
+    def __init__(self, limit: SlidingLimit) -> None:
+        self.local = limit
+
+    async def spent(self, key: str, *, strict: bool = False) -> bool:
+        return not self.local.has_room(key, 1 if strict else None)
+
+    async def charge(self, key: str) -> None:
+        self.local.allow(key)
 
 
 class RedisLink:
@@ -193,6 +217,29 @@ class SharedBudget:
             self.local.charge()
 
 
+class SharedAddressBudget:
+    """An ``AddressBudget`` counted in Redis, falling back to ``local`` when Redis is away."""
+
+    def __init__(self, link: RedisLink, name: str, local: SlidingLimit) -> None:
+        self.link = link
+        self.name = name
+        self.local = local
+
+    async def spent(self, key: str, *, strict: bool = False) -> bool:
+        limit = 1 if strict else self.local.limit
+        room = await self.link.sliding_log(
+            self.link.key(self.name, key), limit, self.local.window, "peek"
+        )
+        return not self.local.has_room(key, limit) if room is None else not room
+
+    async def charge(self, key: str) -> None:
+        counted = await self.link.sliding_log(
+            self.link.key(self.name, key), self.local.limit, self.local.window, "add"
+        )
+        if counted is None:
+            self.local.allow(key)
+
+
 def rate_limit(link: RedisLink | None, name: str, limit: int, window: float = 60.0) -> RateLimit:
     """Shared through ``link`` if there is one, else this process's own."""
     local = SlidingLimit(limit, window)
@@ -202,3 +249,10 @@ def rate_limit(link: RedisLink | None, name: str, limit: int, window: float = 60
 def failure_budget(link: RedisLink | None, name: str, limit: int, window: float = 60.0) -> Budget:
     local = FailureBudget(limit, window)
     return LocalBudget(local) if link is None else SharedBudget(link, name, local)
+
+
+def address_budget(
+    link: RedisLink | None, name: str, limit: int, window: float = 60.0
+) -> AddressBudget:
+    local = SlidingLimit(limit, window)
+    return LocalAddressBudget(local) if link is None else SharedAddressBudget(link, name, local)

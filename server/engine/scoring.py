@@ -18,6 +18,21 @@ LATE_SCORE = 18  # from here on a player scores only categories 1-3
 HALF_DECK = 26
 
 
+def category_counts(start: int, category: int) -> bool:
+    """Whether ``category`` (its index in ``CATEGORIES``) can score for a player who began
+    the hand with ``start`` points: from 18 on, only categories 1-3 (RULES.md 6)."""
+    return start < LATE_SCORE or category < 3
+
+
+def reached(scores: tuple[int, int]) -> int | None:
+    """The player whose match score reached 21, if any: only one can, as the count of a
+    hand stops the moment somebody gets there (RULES.md 6)."""
+    for player in (0, 1):
+        if scores[player] >= TARGET:
+            return player
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """The points of each player by category (after the 18-points rule, in full), the match
@@ -49,7 +64,7 @@ def score_hand(position: Position) -> HandResult:
     def award(player: int, category: int, amount: int) -> None:
         if amount <= 0:
             return
-        if start[player] >= LATE_SCORE and category >= 3:
+        if not category_counts(start[player], category):
             return
         points[player][category] += amount
         awards.append((player, category, amount))

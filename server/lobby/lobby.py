@@ -24,7 +24,7 @@ from ..rooms import Router
 from ..rooms.commands import Join, MoveSeat
 from ..rooms.views import COMPUTER_NAME
 from ..store import RejoinError, RoomState, SeatState, Storage
-from .names import clean_name
+from .names import DEFAULT_NAMES, clean_name
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
 INVITE_LEN = 8
@@ -160,15 +160,33 @@ class Lobby:
             raise ApiError("room_full")
         return {"room": room_id, "seat": 1, "token": token}
 
+    def invite_of(self, typed: object) -> str | None:
+        """The invite ``typed`` is, as stored, when it is one by its form (``INVITE_LEN``
+        characters of ``CODE_ALPHABET``, any case, spaces and dashes ignored); else None
+        (a rejoin code, or nothing of ours). The rule of the codes, kept here, not in a
+        client."""
+        if not isinstance(typed, str) or len(typed) > 32:
+            return None
+        code = normalize_code(typed)
+        if len(code) == INVITE_LEN and all(ch in CODE_ALPHABET for ch in code):
+            return code
+        return None
+
     async def invitation(self, invite: object) -> dict[str, Any]:
         """Who invites: the host's name as the server stored it (checked by the name rules),
-        so an invitation link cannot make up its sender."""
+        so an invitation link cannot make up its sender; None for the default name of a
+        host who gave none ("Jugador 1" says nothing of them)."""
         invite_code = normalize_code(plain_text(invite, 32, "invite_unknown"))
         room_id = await self.storage.codes.room_for_invite(invite_code)
         state = await self.storage.rooms.load(room_id) if room_id is not None else None
         if state is None:
             raise ApiError("invite_unknown")
-        return {"host": state.names[0], "open": state.names[1] is None, "turns": state.turns}
+        host = state.names[0]
+        return {
+            "host": None if host == DEFAULT_NAMES[0] else host,
+            "open": state.names[1] is None,
+            "turns": state.turns,
+        }
 
     async def summary(self, room_id: str) -> dict[str, Any]:
         if len(room_id) > 32 or not is_plain(room_id):

@@ -14,7 +14,7 @@ MESSAGES_ES: dict[str, str] = {
     "missing_field": "Falta un dato en el mensaje.",
     "hello_first": "Primero hay que entrar a la mesa.",
     "already_hello": "Ya estás conectado a esta mesa.",
-    "bad_token": "Esa sesión ya no es válida.",
+    "bad_token": "Esa partida ya no está en este dispositivo: siguió en otro, o ya se borró.",
     "bad_origin": "Esta página no puede conectarse al juego.",
     "rate_limited": "Vas muy rápido. Espera un momento.",
     "invalid_move": "Esa jugada no se entiende.",

@@ -72,7 +72,11 @@ class Error:
 
 @dataclass(frozen=True, slots=True)
 class SeatMoved:
-    pass
+    """This socket no longer holds the seat: ``rejoined`` when a rejoin code moved it to
+    another device (this token no longer works), else the same token said hello elsewhere
+    (another tab, a reload: the token still works)."""
+
+    rejoined: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +156,8 @@ def _json(message: ServerMessage) -> Json:
             if code in FATAL_CODES:
                 data["fatal"] = True
             return data
-        case SeatMoved():
-            return {"type": "seat_moved"}
+        case SeatMoved(rejoined):
+            return {"type": "seat_moved", "rejoined": rejoined}
         case Pong():
             return {"type": "pong"}
         case Watching(room, seq, view, events):

@@ -22,7 +22,7 @@ from ..engine import (
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
 from ..engine.hints import item_weights
 from ..engine.moves import Table, build_masks, hand_without
-from ..engine.scoring import ACE_ORDER, LATE_SCORE
+from ..engine.scoring import ACE_ORDER, CATEGORIES, LATE_SCORE, category_counts
 
 CATEGORIES_ES = list(CATEGORY_NAMES_ES)
 MAX_BUILD_TAKES = 200  # per card: a crowded table could list more; the ideas stay whole
@@ -93,6 +93,11 @@ def step_events(
                     "counts": [hand_counts(step.position, 0), hand_counts(step.position, 1)],
                     "scores_before": list(start),
                     "limited": [start[0] >= LATE_SCORE, start[1] >= LATE_SCORE],
+                    # per seat and category: could it score for that seat (RULES.md 6)
+                    "eligible": [
+                        [category_counts(start[i], k) for k in range(len(CATEGORIES))]
+                        for i in (0, 1)
+                    ],
                     "scores": list(result.scores),
                     "winner": result.winner,
                     "swept": [c.code for c in step.swept],

@@ -59,7 +59,7 @@ async def move_seat(room: Room, code: RejoinCode, token_hash: str, key_hash: str
         new_token=(seat, token_hash),
         use_code=(code.id, key_hash),
     )
-    await room.close(seat, SeatMoved(), CLOSE_SEAT_MOVED)
+    await room.close(seat, SeatMoved(rejoined=True), CLOSE_SEAT_MOVED)
     await room.tell_presence()
     seats.idle_later(room)
 

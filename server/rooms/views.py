@@ -16,6 +16,7 @@ from typing import Any
 
 from ..config import Settings
 from ..engine import Match, public_view, view_for
+from ..engine.scoring import reached
 from ..store import RoomState, SeatListing
 from .facts import CATEGORIES_ES, options, tally
 
@@ -197,6 +198,7 @@ def my_game(
             "level": game.level if computer else game.takeover[other],
         },
         "scores": list(scores),
+        "winner": reached(scores) if game.status == "finished" else None,
         "turn": turn,
         "my_turn": game.status == "playing" and turn == seat,
         "waits_for_me": waits_for(game, turn),

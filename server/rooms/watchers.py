@@ -57,9 +57,10 @@ def changed(room: Room) -> None:
 
 
 async def tell_count(room: Room) -> None:
+    """Tells the count after changes, even when it is back to the count last told: a
+    listener may have learned another one meanwhile from a view of its own (a seat's
+    welcome, a watcher's ``watching``, a move's frame), and only this frame corrects it."""
     room.tell_due = False
-    if len(room.watchers) == room.watchers_told:
-        return
     room.watchers_told = len(room.watchers)
     message = Watchers(len(room.watchers))
     for seat in (0, 1):

@@ -67,6 +67,9 @@ async def limited(request: Request, name: str) -> None:
 
 
 CODES_PAUSED = "Hubo demasiados intentos con códigos equivocados. Espera un minuto o usa el enlace."
+MISSES_HERE = (
+    "Hubo demasiados intentos con códigos equivocados desde tu conexión. Espera un minuto."
+)
 
 
 async def budget_of(request: Request, name: str) -> Budget:
@@ -74,6 +77,28 @@ async def budget_of(request: Request, name: str) -> Budget:
     if await budget.exhausted():
         raise ApiError("rate_limited", CODES_PAUSED)
     return budget
+
+
+Miss = Callable[[], Awaitable[None]]
+
+
+async def invite_gate(request: Request) -> Miss:
+    """Wrong invite codes cost the address that tries them (``invite_misses``, a few a
+    minute). Once the whole server's budget of them is spent (``invite_failures``), one miss
+    in the minute is enough to refuse an address: guessing from many addresses slows to one
+    guess a minute each, and an address that never missed (the friend who holds a real
+    link) is never refused for it. Returns what to call when the code turns out unknown."""
+    limits = limits_of(request)
+    key = client_key(request.client.host if request.client else None)
+    strict = await limits.invite_failures.exhausted()
+    if await limits.invite_misses.spent(key, strict=strict):
+        raise ApiError("rate_limited", MISSES_HERE)
+
+    async def miss() -> None:
+        await limits.invite_misses.charge(key)
+        await limits.invite_failures.charge()
+
+    return miss
 
 
 async def read_json(request: Request) -> dict[str, Any]:
@@ -139,12 +164,12 @@ async def create_room(request: Request) -> Response:
 @api
 async def invitation(request: Request) -> Response:
     await limited(request, "join")
-    budget = await budget_of(request, "invite_failures")
+    miss = await invite_gate(request)
     try:
         answer = await services_of(request).lobby.invitation(request.path_params["invite"])
     except ApiError as exc:
         if exc.code == "invite_unknown":
-            await budget.charge()
+            await miss()
         raise
     return JSONResponse(answer)
 
@@ -153,14 +178,14 @@ async def invitation(request: Request) -> Response:
 async def join_room(request: Request) -> Response:
     await limited(request, "join")
     data = await read_json(request)
-    budget = await budget_of(request, "invite_failures")
+    miss = await invite_gate(request)
     try:
         answer = await services_of(request).lobby.join(
             data.get("invite"), data.get("name"), data.get("key")
         )
     except ApiError as exc:
         if exc.code == "invite_unknown":
-            await budget.charge()
+            await miss()
         raise
     return JSONResponse(answer)
 
@@ -202,21 +227,46 @@ async def create_rejoin_code(request: Request) -> Response:
     return JSONResponse(answer, status_code=201)
 
 
-@api
-async def use_rejoin_code(request: Request) -> Response:
-    await limited(request, "join")
-    data = await read_json(request)
-    code = data.get("code")
+async def rejoin_by_code(request: Request, code: object, key: object) -> dict[str, Any]:
     # only short codes can be guessed: the long one (192 bits) has no server-wide budget
     short = isinstance(code, str) and len(code.strip()) <= SHORT_CODE_MAX
     budget = await budget_of(request, "rejoin_failures") if short else None
     try:
-        answer = await services_of(request).lobby.rejoin(code, data.get("key"))
+        return await services_of(request).lobby.rejoin(code, key)
     except ApiError as exc:
         if budget is not None and exc.code == "code_unknown":
             await budget.charge()
         raise
-    return JSONResponse(answer)
+
+
+@api
+async def use_rejoin_code(request: Request) -> Response:
+    await limited(request, "join")
+    data = await read_json(request)
+    return JSONResponse(await rejoin_by_code(request, data.get("code"), data.get("key")))
+
+
+@api
+async def use_code(request: Request) -> Response:
+    """A code as typed in Inicio's box: the server says what it is, since the codes are its
+    own. An invite: where its invitation is (and who sends it); a rejoin code: the seat, moved
+    to this device as ``/api/rejoin`` does. Each kind counts in its own budget."""
+    await limited(request, "join")
+    data = await read_json(request)
+    code, lobby = data.get("code"), services_of(request).lobby
+    invite = lobby.invite_of(code)
+    if invite is None:
+        answer = await rejoin_by_code(request, code, data.get("key"))
+        return JSONResponse({"kind": "seat", **answer})
+    miss = await invite_gate(request)
+    try:
+        found = await lobby.invitation(invite)
+    except ApiError as exc:
+        if exc.code != "invite_unknown":
+            raise
+        await miss()
+        raise ApiError("code_unknown") from None
+    return JSONResponse({"kind": "invite", "invite": invite, "url": f"/j/{invite}", **found})
 
 
 @api

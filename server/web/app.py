@@ -17,7 +17,7 @@ from ..ai.pool import AiPool, cores
 from ..cluster import Hub, LocalHub, Ownership, RedisHub, new_node_id
 from ..config import Settings
 from ..edge.security import SecurityMiddleware
-from ..edge.shared_limits import RedisLink, failure_budget, rate_limit
+from ..edge.shared_limits import RedisLink, address_budget, failure_budget, rate_limit
 from ..lobby.games import Games
 from ..lobby.lobby import Lobby
 from ..protocol import CLOSE_RECONNECT, ProtocolError
@@ -169,5 +169,6 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         replays=rate_limit(link, "replays", settings.rate_replays_per_min),
         invite_failures=failure_budget(link, "invite-codes", failures),
         rejoin_failures=failure_budget(link, "rejoin-codes", failures),
+        invite_misses=address_budget(link, "invite-misses", settings.invite_misses_per_min),
     )
     return app

@@ -30,6 +30,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/api/invites/{invite}", api.invitation),
         Route("/api/rejoin-codes", api.create_rejoin_code, methods=["POST"]),
         Route("/api/rejoin", api.use_rejoin_code, methods=["POST"]),
+        Route("/api/codes", api.use_code, methods=["POST"]),
         Route("/api/qr", api.qr_svg, methods=["POST"]),
         Route("/api/my-games", api.my_games, methods=["POST"]),
         Route("/api/replays", api.make_replay_link, methods=["POST"]),

@@ -11,7 +11,7 @@ from starlette.websockets import WebSocket
 
 from ..cluster import Hub, Ownership
 from ..config import Settings
-from ..edge.shared_limits import Budget, RateLimit
+from ..edge.shared_limits import AddressBudget, Budget, RateLimit
 from ..lobby.games import Games
 from ..lobby.lobby import Lobby
 from ..rooms import RoomRegistry, Router
@@ -21,8 +21,9 @@ from .qr import QrMaker
 
 @dataclass(frozen=True)
 class Limits:
-    """Per address (IPv6: per /64) rate limits, and the server-wide budgets of wrong short
-    codes (shared through Redis when there is one, server/edge/shared_limits.py)."""
+    """Per address (IPv6: per /64) rate limits, the server-wide budgets of wrong short
+    codes, and each address's own wrong invites (shared through Redis when there is one,
+    server/edge/shared_limits.py)."""
 
     rooms: RateLimit
     join: RateLimit
@@ -31,6 +32,7 @@ class Limits:
     replays: RateLimit
     invite_failures: Budget
     rejoin_failures: Budget
+    invite_misses: AddressBudget
 
 
 @dataclass

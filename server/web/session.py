@@ -148,6 +148,8 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 else:
                     await dispatch(router, listener, sock, message)
             except ProtocolError as exc:
+                if exc.id is None:  # every answer to a message with a valid id carries it
+                    exc.id = message_id(text)
                 sock.deliver(exc.to_text())
                 if listener is None and exc.code in CLOSING_CODES:
                     sock.close(CLOSE_POLICY)

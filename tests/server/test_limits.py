@@ -90,3 +90,21 @@ def test_failure_budget() -> None:
     assert budget.exhausted()
     clock.now += 61
     assert not budget.exhausted()
+
+
+def test_a_sliding_limit_can_be_looked_at_without_counting() -> None:
+    """``has_room``: whether the key has fewer than ``limit`` events (its own limit, or a
+    tighter one), counting nothing; the misses of one address are that address's own."""
+    clock = Clock()
+    misses = SlidingLimit(3, 60, clock=clock)
+    assert misses.has_room("192.0.2.1") and misses.has_room("192.0.2.1", 1)
+    misses.allow("192.0.2.1")
+    assert misses.has_room("192.0.2.1") and not misses.has_room("192.0.2.1", 1)
+    misses.allow("192.0.2.1")
+    misses.allow("192.0.2.1")
+    assert not misses.has_room("192.0.2.1")
+    assert misses.has_room("192.0.2.2", 1)  # another address has missed nothing
+    for _ in range(10):
+        misses.has_room("192.0.2.1")  # looking counts nothing
+    clock.now += 61
+    assert misses.has_room("192.0.2.1", 1)

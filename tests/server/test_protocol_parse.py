@@ -398,7 +398,8 @@ VIEW = {"seat": 0, "hand": ["9s"]}
             Error("illegal", "No.", None, "trail_pairs"),
             '{"type":"error","code":"illegal","message":"No.","reason":"trail_pairs"}',
         ),
-        (SeatMoved(), '{"type":"seat_moved"}'),
+        (SeatMoved(), '{"type":"seat_moved","rejoined":false}'),
+        (SeatMoved(rejoined=True), '{"type":"seat_moved","rejoined":true}'),
         (Pong(), '{"type":"pong"}'),
     ],
 )

@@ -16,6 +16,7 @@ from tests.support.srvkit import ServerProc
 
 JOIN_PER_MIN = 5
 FAILURES = 4
+MISSES = 3  # wrong invites one address may make in a minute
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +27,7 @@ def abuse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
             "RATE_JOIN_PER_MIN": str(JOIN_PER_MIN),
             "RATE_ROOMS_PER_MIN": "1000",
             "CODE_FAILURES_PER_MIN": str(FAILURES),
+            "INVITE_MISSES_PER_MIN": str(MISSES),
         },
     ).start()
     yield proc
@@ -153,12 +155,28 @@ def test_ordinary_names_are_kept(abuse: ServerProc, name: str) -> None:
     assert abuse.db_rows("select name0 from rooms where id = ?", r.json()["room"]) == [(name,)]
 
 
+def test_an_address_pays_for_its_own_wrong_invites(abuse: ServerProc) -> None:
+    """Before the whole server's budget is spent, one address that keeps guessing is
+    refused after INVITE_MISSES_PER_MIN misses, and nobody else notices."""
+    friend = post(abuse, "127.0.0.7", "/api/rooms", {"mode": "friend", "name": "Ana"}).json()
+    with http(abuse, "127.0.6.1") as guesser:
+        codes = [guesser.get(f"/api/invites/YYYYYYY{i + 2}").status_code for i in range(MISSES + 1)]
+        assert codes == [404] * MISSES + [429], codes
+        refused = guesser.get(f"/api/invites/{friend['invite']}")
+        assert refused.status_code == 429 and "desde tu conexión" in refused.text
+    with http(abuse, "127.0.0.8") as other:
+        assert other.get(f"/api/invites/{friend['invite']}").status_code == 200
+
+
 # -- item 3 again, last: it spends the server's budgets for the next minute ---------------
 
 
 def test_wrong_codes_have_a_budget_for_the_whole_server(abuse: ServerProc) -> None:
     """FAILURES wrong short codes from any number of addresses pause short codes for
-    everyone for a minute (the long code in the link still works); the same for invites."""
+    everyone for a minute (the long code in the link still works). Wrong invites spend a
+    budget of their own, but they never close a real invitation to an address that did
+    not guess: once the budget is spent, an address that missed once is refused, real
+    codes included (issue 20, item 3)."""
     room = post(abuse, "127.0.0.3", "/api/rooms", {"mode": "computer", "level": "facil"}).json()
     code = post(abuse, "127.0.0.3", "/api/rejoin-codes", {"token": room["token"]}).json()
     for i in range(FAILURES):
@@ -173,5 +191,15 @@ def test_wrong_codes_have_a_budget_for_the_whole_server(abuse: ServerProc) -> No
     for i in range(FAILURES):
         r = post(abuse, f"127.0.3.{i + 1}", "/api/join", {"invite": "ZZZZZZZZ", "name": "X"})
         assert r.status_code == 404, r.text
-    refused = post(abuse, "127.0.0.6", "/api/join", {"invite": friend["invite"], "name": "Primo"})
-    assert refused.status_code == 429
+    with http(abuse, "127.0.3.1") as guesser:  # it missed once: under the spent budget, out
+        assert guesser.get("/api/invites/ZZZZZZZY").status_code == 429
+        refused = guesser.get(f"/api/invites/{friend['invite']}")
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+        assert "desde tu conexión" in refused.json()["error"]["message"]
+    with http(abuse, "127.0.0.6") as real:  # the friend's address never guessed
+        assert real.get(f"/api/invites/{friend['invite']}").json()["host"] == "Ana"
+        joined = real.post("/api/join", json={"invite": friend["invite"], "name": "Primo"})
+        assert joined.status_code == 200, joined.text
+    # a new address may still make one wrong guess a minute, then it is out too
+    assert post(abuse, "127.0.3.9", "/api/join", {"invite": "ZZZZZZZX"}).status_code == 404
+    assert post(abuse, "127.0.3.9", "/api/join", {"invite": "ZZZZZZZW"}).status_code == 429

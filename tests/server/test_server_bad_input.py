@@ -33,6 +33,7 @@ async def closed_code(client: Client) -> int:
         for _ in range(100):
             await client.recv()
     rcvd = info.value.rcvd
+    await client.close()  # the socket itself, not only the websocket: no transport left open
     return rcvd.code if rcvd is not None else -1
 
 
@@ -77,6 +78,7 @@ async def test_malformed_frames(server: ServerProc) -> None:
     again, welcome2 = await Client.hello(server, room["token"])
     assert welcome2["view"] == welcome["view"]
     await again.close()
+    await client.close()  # replaced by ``again`` (seat_moved): closed by the server already
 
 
 async def test_moves_out_of_turn_stale_and_illegal(server: ServerProc) -> None:
@@ -116,13 +118,18 @@ async def test_tokens(server: ServerProc) -> None:
     assert (await client.recv())["code"] == "hello_first"
     await client.send({"type": "hello", "token": "x" * 43, "since": None})
     error = await client.recv()
-    assert error["code"] == "bad_token" and error["message"] == "Esa sesión ya no es válida."
+    assert (
+        error["code"] == "bad_token"
+        and error["message"]
+        == "Esa partida ya no está en este dispositivo: siguió en otro, o ya se borró."
+    )
     assert await closed_code(client) == 1008
     client = await Client.open(server)
     await client.send({"type": "hello", "token": "", "since": None})
     assert (await client.recv())["code"] == "missing_field"
     await client.send({"type": "hello", "token": "y" * 500, "since": None})
     assert (await client.recv())["code"] == "missing_field"
+    await client.close()
     await still_fine_after_hello(server)
 
 
@@ -143,6 +150,7 @@ async def test_frame_too_big(server: ServerProc) -> None:
     error = await error_for(client, json.dumps({"type": "nada", "pad": "x" * 3900}))
     assert error["code"] == "unknown_type"
     await still_fine(client)
+    await client.close()
 
 
 async def test_bad_origin(server: ServerProc) -> None:
@@ -177,6 +185,7 @@ async def test_flood_is_limited_then_closed(strict_server: ServerProc) -> None:
             message = await client.recv()
             codes.append(message.get("code", message["type"]))
     assert info.value.rcvd is not None and info.value.rcvd.code == 1008
+    await client.close()
     assert "pong" in codes and "rate_limited" in codes
     # another connection is fine
     other, welcome = await Client.hello(strict_server, room["token"])

@@ -52,6 +52,24 @@ async def test_whole_match_against_the_computer(server: ServerProc) -> None:
     assert moves[0][0] == end["view"]["seq"]
     summary = server.get(f"/api/rooms/{room['room']}").json()
     assert summary["status"] == "finished" and summary["winner"] == winner
+    # Mis partidas says who won (not the client, from the scores)
+    (listed,) = server.post("/api/my-games", {"tokens": [room["token"]]}).json()["games"]
+    assert listed["status"] == "finished" and listed["winner"] == winner
+    # each hand's result says which categories could score for each seat: with 18 or more
+    # at the hand's start only the first three (RULES.md 6), and nothing where none could
+    ends = [
+        m["event"] for m in client.log if m["type"] == "event" and m["event"]["kind"] == "hand_end"
+    ]
+    assert len(ends) >= 2
+    for hand_end in ends:
+        result = hand_end["result"]
+        for seat in (0, 1):
+            limited = result["scores_before"][seat] >= 18
+            assert result["limited"][seat] == limited
+            assert result["eligible"][seat] == [not limited or k < 3 for k in range(6)]
+            for k in range(6):
+                if not result["eligible"][seat][k]:
+                    assert result["points"][seat][k] == 0, result
     assert "token" not in str(summary)
     # rematch: the computer accepts at once; a new match with a new deal starts
     await client.send({"type": "rematch"})
@@ -132,7 +150,7 @@ async def test_reload_resumes_from_since(server: ServerProc) -> None:
     two, _ = await Client.hello(server, room["token"])
     # (the computer's answer to the last move may reach ``one`` first)
     moved = await one.recv_until(lambda m: m["type"] != "event")
-    assert moved == {"type": "seat_moved"}
+    assert moved == {"type": "seat_moved", "rejoined": False}  # the token still works
     await two.send({"type": "ping"})
     assert (await two.recv()) == {"type": "pong"}
     await two.close()
@@ -155,7 +173,8 @@ async def test_rejoin_on_another_device(server: ServerProc) -> None:
     moved = r.json()
     assert moved["room"] == room["room"] and moved["seat"] == 0
     assert moved["token"] != room["token"]
-    assert (await old.recv_until(lambda m: m["type"] == "seat_moved")) == {"type": "seat_moved"}
+    moved_away = {"type": "seat_moved", "rejoined": True}  # the old token no longer works
+    assert (await old.recv_until(lambda m: m["type"] == "seat_moved")) == moved_away
     # the old token is refused; the new device goes on
     bad, _ = None, None
     bad = await Client.open(server)
@@ -176,7 +195,7 @@ async def test_rejoin_on_another_device(server: ServerProc) -> None:
     long_code = r.json()["url"][3:]
     r = server.post("/api/rejoin", {"code": long_code})
     assert r.status_code == 200 and r.json()["seat"] == 0
-    assert (await new.recv_until(lambda m: m["type"] == "seat_moved")) == {"type": "seat_moved"}
+    assert (await new.recv_until(lambda m: m["type"] == "seat_moved")) == moved_away
 
 
 async def test_friend_leaves_computer_takes_over_friend_returns(server: ServerProc) -> None:

@@ -379,6 +379,43 @@ async def test_a_friend_who_never_plays_can_be_replaced(
     await b.close()
 
 
+def test_a_typed_code_is_told_apart_by_the_server(server: ServerProc) -> None:
+    """POST /api/codes: what a person typed in Inicio's box, as they typed it. The server
+    says whether it is an invite (and where its invitation is) or a rejoin code (and moves
+    the seat, as /api/rejoin does); the client counts no characters."""
+    room = server.post("/api/rooms", {"mode": "friend", "name": "Ana"}).json()
+    invite = room["invite"]
+    typed = f" {invite[:4].lower()}-{invite[4:]} "
+    r = server.post("/api/codes", {"code": typed})
+    assert r.status_code == 200, r.text
+    assert r.json() == {
+        "kind": "invite",
+        "invite": invite,
+        "url": f"/j/{invite}",
+        "host": "Ana",
+        "open": True,
+        "turns": False,
+    }
+    code = server.post("/api/rejoin-codes", {"token": room["token"]}).json()["code"]
+    key = "k-" + "7" * 20
+    r = server.post("/api/codes", {"code": f"{code[:3]} {code[3:]}".lower(), "key": key})
+    assert r.status_code == 200, r.text
+    seat = r.json()
+    assert seat["kind"] == "seat" and seat["room"] == room["room"] and seat["seat"] == 0
+    again = server.post("/api/codes", {"code": code, "key": key})  # a retry: the same answer
+    assert again.status_code == 200 and again.json()["token"] == seat["token"]
+    for wrong in ("ZZZZZZZZ", "ZZZZZZZZZ", "ZZ", "1" * 8, "x" * 70):
+        r = server.post("/api/codes", {"code": wrong})
+        assert r.status_code == 404, (wrong, r.text)
+        assert r.json()["error"] == {
+            "code": "code_unknown",
+            "message": "Ese código no existe. Revísalo.",
+        }
+    for bad in ({}, {"code": 7}, {"code": ""}):
+        r = server.post("/api/codes", bad)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "code_unknown", bad
+
+
 def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
     """The invited friend reads the host's name as stored (checked by the name rules), not
     what the link says; an unknown invite is a 404."""
@@ -393,3 +430,10 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
     }
     r = server.get("/api/invites/ZZZZZZZZ")
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"
+    # a host who gave no name has the default one, "Jugador 1": it says nothing of them
+    nameless = server.post("/api/rooms", {"mode": "friend"}).json()
+    assert server.get(f"/api/invites/{nameless['invite']}").json() == {
+        "host": None,
+        "open": True,
+        "turns": False,
+    }

@@ -19,9 +19,11 @@ from server.config import Settings
 from server.edge.limits import FailureBudget, SlidingLimit
 from server.edge.shared_limits import (
     CALL_TIMEOUT,
+    LocalAddressBudget,
     LocalBudget,
     LocalLimit,
     RedisLink,
+    SharedAddressBudget,
     SharedBudget,
     SharedLimit,
 )
@@ -76,6 +78,29 @@ async def test_two_processes_count_together(redis_url: str, prefix: str) -> None
         assert await codes_a.exhausted() and await codes_b.exhausted()
         await codes_a.charge()  # a spent budget takes no more
         assert await a.zcard(f"{prefix}:limit:codes") == 2
+    finally:
+        await a.aclose()
+        await b.aclose()
+
+
+async def test_misses_per_address_are_counted_together(redis_url: str, prefix: str) -> None:
+    """The wrong codes of one address, over two processes: one count; ``strict`` (the
+    whole server's budget is spent) refuses an address after a single miss."""
+    a = aioredis.Redis.from_url(redis_url)
+    b = aioredis.Redis.from_url(redis_url)
+    try:
+        misses_a = SharedAddressBudget(link_to(a, prefix), "misses", SlidingLimit(2))
+        misses_b = SharedAddressBudget(link_to(b, prefix), "misses", SlidingLimit(2))
+        assert not await misses_a.spent("10.0.0.1")
+        assert not await misses_b.spent("10.0.0.1", strict=True)
+        await misses_a.charge("10.0.0.1")
+        assert not await misses_b.spent("10.0.0.1")
+        assert await misses_b.spent("10.0.0.1", strict=True)
+        await misses_b.charge("10.0.0.1")
+        assert await misses_a.spent("10.0.0.1") and await misses_b.spent("10.0.0.1")
+        assert not await misses_a.spent("10.0.0.2", strict=True)  # its own count
+        assert await a.zcard(f"{prefix}:limit:misses:10.0.0.1") == 2
+        assert len(misses_a.local) == len(misses_b.local) == 0
     finally:
         await a.aclose()
         await b.aclose()
@@ -164,11 +189,14 @@ def test_without_redis_the_limits_are_this_process_own() -> None:
     alone = create_app(Settings(), migrate=False)
     assert isinstance(alone.state.limits.rooms, LocalLimit)
     assert isinstance(alone.state.limits.invite_failures, LocalBudget)
+    assert isinstance(alone.state.limits.invite_misses, LocalAddressBudget)
     shared = create_app(Settings(redis_url="redis://127.0.0.1:6379/0"), migrate=False)
     for name in ("rooms", "join", "qr", "games", "replays"):
         assert isinstance(getattr(shared.state.limits, name), SharedLimit)
     for name in ("invite_failures", "rejoin_failures"):
         assert isinstance(getattr(shared.state.limits, name), SharedBudget)
+    assert isinstance(shared.state.limits.invite_misses, SharedAddressBudget)
+    assert shared.state.limits.invite_misses.local.limit == Settings().invite_misses_per_min
     assert shared.state.limits.rooms.local.limit == Settings().rate_rooms_per_min
 
 

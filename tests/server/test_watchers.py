@@ -212,6 +212,7 @@ async def test_a_watch_code_that_does_not_exist_is_refused(server: ServerProc) -
         assert error["message"] == "No encontramos esa mesa para mirar. Revisa el enlace."
         with pytest.raises(websockets.ConnectionClosed):
             await client.recv()
+        await client.close()  # closed by the server: its socket too
     for bad in (
         {"type": "watch"},
         {"type": "watch", "code": 7},
@@ -263,6 +264,61 @@ async def test_a_watcher_cannot_play_react_or_say_hello(server: ServerProc) -> N
         await c.close()
 
 
+async def test_a_watchers_refusals_carry_the_messages_id(server: ServerProc) -> None:
+    """Every answer to a message with a valid id carries it back (docs/protocol.md): a
+    watcher's move, reaction, takeover or rematch refused with ``watch_only``, a second
+    ``watch`` refused with ``already_hello``; without an id (or with a bad one), none."""
+    a_room, _ = server.friend_room()
+    w, _ = await Client.watcher(server, watch_code(a_room))
+    move = {"kind": "trail", "card": "9s"}
+    for message, code in (
+        ({"type": "move", "move": move, "seq": 0, "id": "w-move"}, "watch_only"),
+        ({"type": "react", "reaction": "buena", "id": "r-17"}, "watch_only"),
+        ({"type": "takeover", "level": "facil", "id": "w-take"}, "watch_only"),
+        ({"type": "rematch", "id": "w-again"}, "watch_only"),
+        ({"type": "watch", "code": watch_code(a_room), "id": "w-twice"}, "already_hello"),
+    ):
+        await w.send(message)
+        error = await w.recv_until(lambda m: m["type"] == "error")
+        assert error["code"] == code and error.get("id") == message["id"], (message, error)
+    for message in (
+        {"type": "react", "reaction": "buena"},
+        {"type": "rematch", "id": "has space"},
+    ):
+        await w.send(message)
+        error = await w.recv_until(lambda m: m["type"] == "error")
+        assert error["code"] == "watch_only" and "id" not in error, (message, error)
+    await w.close()
+
+
+async def test_a_count_back_to_the_last_one_told_still_reaches_who_saw_another(
+    server: ServerProc,
+) -> None:
+    """The watcher count each listener shows is the true one once the changes settle, even
+    when it came back to the count last told: a seat that learned "1" from its welcome
+    while a watcher came and went, and a watcher that learned "2" from its own view while
+    another one left."""
+    room = server.computer_room("facil")
+    code = watch_code(room)
+    early, _ = await Client.watcher(server, code)  # before the seat opens its table
+    seat, welcome = await Client.hello(server, room["token"])
+    assert welcome["view"]["watchers"] == 1
+    await early.close()
+    await seat.recv_until(count_of(0), timeout=5)
+
+    w1, _ = await Client.watcher(server, code)
+    await seat.recv_until(count_of(1), timeout=5)  # told: 1
+    w2, seen = await Client.watcher(server, code)
+    assert seen["view"]["watchers"] == 2
+    await w1.close()  # back to 1, the count last told
+    await w2.recv_until(count_of(1), timeout=5)
+    await read_all(seat)
+    counts = [m["count"] for m in seat.log if m["type"] == "watchers"]
+    assert counts[-1] == 1, counts
+    for c in (seat, w2):
+        await c.close()
+
+
 async def test_a_room_takes_at_most_max_watchers(make_server: Callable[..., ServerProc]) -> None:
     server = make_server(MAX_WATCHERS="2").start()
     room = server.computer_room()
@@ -279,6 +335,7 @@ async def test_a_room_takes_at_most_max_watchers(make_server: Callable[..., Serv
     assert "2 personas" in error["message"]
     with pytest.raises(websockets.ConnectionClosed):
         await late.recv()
+    await late.close()
     # nobody was told of the one turned away (nor of more than two, ever)
     await read_all(player)
     assert max(m["count"] for m in player.log if m["type"] == "watchers") == 2

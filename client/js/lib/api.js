@@ -83,6 +83,12 @@ export function rejoin(code) {
   return callSafely("/api/rejoin", { code });
 }
 
+/** A code as typed on Inicio: the server says what it is, {kind: "invite", invite, url,
+ * host, open, turns} or {kind: "seat", room, seat, token} (a rejoin code: safe to retry). */
+export function useCode(code) {
+  return callSafely("/api/codes", { code });
+}
+
 // QR codes are asked for by POST, the path in the body: a rejoin link is a secret, and a URL
 // (query string included) ends up in logs. Each path's image is fetched once per page load.
 const qrImages = new Map();

@@ -117,16 +117,20 @@ export function openDialog({ title, body, className = "", onClose = null, closeL
   return dialog;
 }
 
-/** The banner at the top of the page (the connection): `text`, or hidden when null. */
+/** The banner at the top of the page (the connection): `text`, or hidden when null. Its
+ * height is the page's `--banner-h`, which la mesa gives up so that it still fits. */
 export function setBanner(text) {
   const banner = document.getElementById("banner");
   if (!banner) return;
+  const root = document.documentElement.style;
   if (text) {
     banner.textContent = text;
     banner.hidden = false;
+    root.setProperty("--banner-h", `${banner.offsetHeight}px`);
   } else {
     banner.hidden = true;
     banner.textContent = "";
+    root.removeProperty("--banner-h");
   }
 }
 

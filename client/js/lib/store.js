@@ -37,7 +37,8 @@ export function seatFrom(data, extra = {}) {
   return { room: data.room, seat: data.seat, token: data.token, since: null, ...extra };
 }
 
-/** The saved seat: {room, seat, token, since, mode} or null. */
+/** The saved seat: {room, seat, token, since, mode, invite?, active?, finished?} or null
+ * (`finished`: the last view of it said the match was over). */
 export function loadSession() {
   const text = read(KEY_SESSION);
   if (!text) return null;
@@ -75,6 +76,23 @@ export function saveSession(session) {
   const others = loadSeats().filter((s) => s.token !== session.token &&
     !(s.room === session.room && s.seat === session.seat)); // a seat moved here: its new token
   saveSeats([{ ...session, used: Date.now() }, ...others]);
+}
+
+/** The seat this device holds in the room of invite `invite` (it joined or opened that
+ * room with it), or null. */
+export function seatForInvite(invite) {
+  const code = String(invite).toUpperCase();
+  return loadSeats().find((s) => typeof s.invite === "string" && s.invite.toUpperCase() === code) || null;
+}
+
+/** The server says the game of seat `token` is over: it is no longer "continued". */
+export function markFinished(token) {
+  const current = loadSession();
+  if (current && current.token === token && !current.finished) {
+    current.finished = true;
+    current.active = false;
+    saveSession(current);
+  }
 }
 
 /** Forgets the seat being played (it is no longer valid): from the list too. */

@@ -2,9 +2,9 @@
 // the computer (three levels) or with a friend (por turnos or not), the box for a code (a
 // rejoin code from another device, or a friend's invitation), and the reading pages.
 
-import { createRoom, rejoin } from "../lib/api.js";
+import { createRoom, rejoin, useCode } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
-import { loadName, loadSession, saveName, seatFrom } from "../lib/store.js";
+import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/store.js";
 import { myGamesSection } from "./mygames.js";
 
 /** "¿Cómo te llamas?": the name this device remembers (the server says what it accepts). */
@@ -41,45 +41,65 @@ export function inicioScreen(nav, message = null) {
     status.hidden = false;
   };
 
+  // a finished match is not continued (it is in Mis partidas, with its rematch)
+  const continueBlock = session && !session.finished ? h("div", { class: "continue" },
+    h("button", { type: "button", class: "btn big primary continue-game",
+      onclick: () => nav.game(session) }, "Continuar partida",
+      h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null;
+
   const play = async (button, busyText, body) => {
     if (button.getAttribute("aria-disabled")) return;
     busy(button, busyText);
     try {
       const name = readName("nombre");
       const data = await createRoom({ ...body, name: name || undefined });
-      nav.game(seatFrom(data, { mode: body.mode, invite_url: data.invite_url }));
+      nav.game(seatFrom(data, { mode: body.mode, invite_url: data.invite_url, invite: data.invite }));
     } catch (error) {
       unbusy(button);
       fail(error);
     }
   };
 
-  const useCode = async (event) => {
+  // the code box's own answer line, under the box: seen where the code was typed
+  const codeError = h("p", { class: "error-line", role: "alert", id: "codigo-error" });
+  codeError.hidden = true;
+  const failCode = (text) => {
+    codeError.textContent = text;
+    codeError.hidden = false;
+    codeError.scrollIntoView({ block: "nearest" });
+  };
+
+  const submitCode = async (event) => {
     event.preventDefault();
     const input = document.getElementById("codigo");
     const button = event.target.querySelector("button");
     if (button.getAttribute("aria-disabled")) return;
     const raw = (input.value || "").trim();
+    codeError.hidden = true;
     if (!raw) {
-      fail({ message: "Escribe el código que te salió en el otro dispositivo." });
+      failCode("Escribe el código que te salió en el otro dispositivo.");
       input.focus();
       return;
     }
-    // an invitation (8 characters, or its link) goes to the invitation page; anything else
-    // is a rejoin code or link
-    const invite = raw.match(/(?:\/j\/)?([A-Za-z0-9]{8})$/);
-    const compact = raw.replace(/[\s-]/g, "");
-    if (/\/j\//.test(raw) || (invite && compact.length === 8)) {
-      nav.join((invite ? invite[1] : compact).toUpperCase());
+    // a link of this site pasted whole goes where the link goes; a code is the server's
+    // to tell apart (an invitation, or a seat on another device)
+    const link = raw.match(/\/(j|r)\/([A-Za-z0-9_-]+)\/?$/);
+    if (link && link[1] === "j") {
+      nav.join(link[2]);
       return;
     }
-    const code = raw.replace(/^.*\/r\//, "");
     busy(button, "Buscando…");
     try {
-      nav.game(seatFrom(await rejoin(code)));
+      if (link) {
+        nav.game(seatFrom(await rejoin(link[2])));
+        return;
+      }
+      const answer = await useCode(raw);
+      if (answer.kind === "invite") nav.join(answer.invite);
+      else nav.game(seatFrom(answer));
     } catch (error) {
       unbusy(button);
-      fail(error);
+      failCode(error.message);
     }
   };
 
@@ -104,11 +124,16 @@ export function inicioScreen(nav, message = null) {
       h("h1", {}, "Casino dominicano"),
       h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
     status,
-    session ? h("div", { class: "continue" },
-      h("button", { type: "button", class: "btn big primary continue-game",
-        onclick: () => nav.game(session) }, "Continuar partida",
-        h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null,
-    myGamesSection({ open: (seat) => nav.game(seat), replay: (seat, match) => nav.replay(seat.token, match) }),
+    continueBlock,
+    myGamesSection({ open: (seat) => nav.game(seat), replay: (seat, match) => nav.replay(seat.token, match),
+      listed: (entries) => {
+        // the server says the game left on this device is over: nothing to continue
+        const mine = session && entries.find((e) => e.seat.token === session.token);
+        if (mine && mine.game.status === "finished") {
+          markFinished(session.token);
+          continueBlock?.remove();
+        }
+      } }),
     nameField("nombre"),
     h("section", { class: "choice", "aria-labelledby": "t-computadora" },
       h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
@@ -119,13 +144,15 @@ export function inicioScreen(nav, message = null) {
         h("label", { for: "por-turnos" }, h("strong", {}, "Por turnos"),
           ": cada uno juega cuando pueda, aunque pasen días. Nadie tiene que esperar conectado.")),
       friendButton),
-    h("form", { class: "choice code-form", onsubmit: useCode, "aria-labelledby": "t-codigo" },
+    h("form", { class: "choice code-form", onsubmit: submitCode, "aria-labelledby": "t-codigo" },
       h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
       h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro dispositivo, o el de la invitación de un amigo:"),
       h("div", { class: "inline" },
         h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
-          autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX9PA" }),
-        h("button", { type: "submit", class: "btn" }, "Seguir"))),
+          autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX9PA",
+          "aria-describedby": "codigo-error" }),
+        h("button", { type: "submit", class: "btn" }, "Seguir")),
+      codeError),
     h("nav", { class: "links", "aria-label": "Para leer" },
       h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("ayuda") }, "Cómo se juega"),
       h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("sobre") }, "Sobre el casino")),

@@ -6,20 +6,41 @@ import { busy, h, unbusy } from "../lib/dom.js";
 import { seatFrom } from "../lib/store.js";
 import { nameField, readName } from "./inicio.js";
 
-/** Who invites: {host, turns}; host null for a default name (it says nothing) or when the
- * server cannot say. */
+/** Who invites: {host, turns, open}; host null when the server says the host gave no name,
+ * or cannot say. */
 async function inviterOf(invite) {
   try {
     const answer = await invitation(invite);
-    return { host: /^Jugador \d$/.test(answer.host) ? null : answer.host, turns: Boolean(answer.turns) };
+    return { host: answer.host || null, turns: Boolean(answer.turns), open: answer.open !== false };
   } catch {
-    return { host: null, turns: false };
+    return { host: null, turns: false, open: true };
   }
 }
 
-/** The invitation page. `nav`: {game(session), inicio()}. */
+/** "Mejor sigo mi partida de antes": this device's own game (`resume`), or null. */
+function resumeButton(resume) {
+  return resume ? h("p", { class: "small resume" },
+    h("button", { type: "button", class: "btn quiet", onclick: resume }, "Mejor sigo mi partida de antes")) : null;
+}
+
+function homeLink(nav) {
+  return h("p", { class: "small" },
+    h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); nav.inicio(); } },
+      "Ir al inicio"));
+}
+
+/** The invitation page. `nav`: {game(session), inicio(), resume: a game of this device's
+ * own to go back to, or null}. */
 export async function invitationScreen(invite, nav) {
-  const { host, turns } = await inviterOf(invite);
+  const { host, turns, open } = await inviterOf(invite);
+  const title = h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!");
+  if (!open) {
+    // both seats are taken (this device holds neither: app.js would have gone to it)
+    return h("section", { class: "page narrow" }, title,
+      h("p", { class: "full-note", role: "status" }, "Esa mesa ya tiene sus dos jugadores: ya no queda asiento en ella."),
+      resumeButton(nav.resume),
+      homeLink(nav));
+  }
   const status = h("p", { class: "error-line", role: "alert" });
   status.hidden = true;
   const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
@@ -29,7 +50,8 @@ export async function invitationScreen(invite, nav) {
     busy(button, "Entrando…");
     try {
       const name = readName("nombre-invitado");
-      nav.game(seatFrom(await joinRoom(invite, name || undefined), { mode: "friend", invited: true }));
+      const seat = await joinRoom(invite, name || undefined);
+      nav.game(seatFrom(seat, { mode: "friend", invited: true, invite: invite.toUpperCase() }));
     } catch (error) {
       unbusy(button);
       status.textContent = error.message;
@@ -37,14 +59,13 @@ export async function invitationScreen(invite, nav) {
     }
   };
   return h("section", { class: "page narrow" },
-    h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!"),
+    title,
     h("p", {}, host
       ? `Escribe tu nombre para que ${host} sepa quién eres, y siéntate a la mesa.`
       : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
     turns ? h("p", { class: "turns-note" }, h("strong", {}, "Es una partida por turnos: "),
       "cada uno juega cuando pueda, aunque pasen días. La encuentras luego en «Mis partidas».") : null,
     h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
-    h("p", { class: "small" },
-      h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); nav.inicio(); } },
-        "Ir al inicio")));
+    resumeButton(nav.resume),
+    homeLink(nav));
 }

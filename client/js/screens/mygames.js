@@ -38,7 +38,7 @@ export function turnText(game) {
   if (game.status === "waiting") return "Esperando a que llegue tu amigo";
   if (game.status === "finished") {
     if (game.waits_for_me) return `${capitalize(name)} quiere la revancha`;
-    const winner = game.scores[me] >= 21 ? "Ganaste" : `Ganó ${name}`;
+    const winner = game.winner === me ? "Ganaste" : `Ganó ${name}`; // the server's word
     return `Terminó: ${winner}`;
   }
   if (game.my_turn) return "Te toca";
@@ -102,7 +102,9 @@ function plainItem(seat, hooks) {
     h("button", { type: "button", class: "btn game-open", "data-room": seat.room, onclick: () => hooks.open(seat) }, label));
 }
 
-/** The section (empty and hidden when the device holds no seat). */
+/** The section (empty and hidden when the device holds no seat). `hooks`: {open(seat),
+ * replay(seat, match), listed(entries) (optional: each time the server said how they go,
+ * [{seat, game}])}. */
 export function myGamesSection(hooks) {
   const list = h("ul", { class: "games", "aria-labelledby": "t-partidas" });
   const status = h("p", { class: "small games-status", role: "status" });
@@ -144,10 +146,12 @@ export function myGamesSection(hooks) {
       }
     });
     section.hidden = entries.length === 0 && gone === 0;
+    hooks.listed?.(entries);
     const waiting = entries.filter((e) => e.game.waits_for_me).length;
     say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
       : entries.length ? "Ninguna partida te espera ahora." : "") +
-      (gone ? (gone === 1 ? " Una partida ya no existe y la quitamos." : ` ${gone} partidas ya no existen y las quitamos.`) : ""));
+      (gone ? (gone === 1 ? " Quitamos de la lista una partida que ya no está en este dispositivo (siguió en otro, o ya se borró)."
+        : ` Quitamos de la lista ${gone} partidas que ya no están en este dispositivo (siguieron en otro, o ya se borraron).`) : ""));
     redraw(sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw)));
   };
   section.hidden = loadSeats().length === 0;

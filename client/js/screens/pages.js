@@ -10,9 +10,11 @@ export function readingScreen(which, nav) {
   const html = which === "ayuda" ? COMO_SE_JUEGA : SOBRE_EL_CASINO;
   const back = h("button", { type: "button", class: "btn", onclick: () => nav.inicio() }, "← Volver al inicio");
   const prose = h("article", { class: "prose", html });
-  // the page's one h1 is the reading's title (the same text is an h2 inside dialogs)
+  // the page's one h1 is the reading's title (the same text is an h2 inside dialogs, its
+  // sections h3): one level up here, so that the headings go in order
   const title = prose.querySelector("h2");
   if (title) title.replaceWith(h("h1", {}, title.textContent));
+  prose.querySelectorAll("h3").forEach((section) => section.replaceWith(h("h2", {}, section.textContent)));
   prose.querySelectorAll("[data-go]").forEach((link) => {
     link.addEventListener("click", (event) => {
       event.preventDefault();

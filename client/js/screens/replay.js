@@ -6,7 +6,7 @@
 import { capitalize, h } from "../lib/dom.js";
 import { cardElement } from "../ui/cards.js";
 import { scoreBox } from "../ui/seats.js";
-import { shareButton, shareStatus } from "../ui/share.js";
+import { sayIn, shareButton, shareStatus } from "../ui/share.js";
 import { sheetFacts, sheetTable } from "../ui/sheet.js";
 import { deckLine, tableEmpty, tableItems } from "../ui/table.js";
 import { levelName } from "../ui/texts.js";
@@ -141,9 +141,7 @@ export function replayScreen(data, { onBack, link }) {
   document.addEventListener("keydown", onKey);
 
   const shared = shareStatus();
-  const say = (text) => {
-    shared.textContent = text;
-  };
+  const say = sayIn(shared);
   const winner = data.winner;
   root.append(
     h("div", { class: "r-head" },
@@ -152,8 +150,11 @@ export function replayScreen(data, { onBack, link }) {
       h("p", { class: "r-final" }, `Repetición de la partida ${data.match}. `,
         h("strong", {}, `Ganó ${names[winner]}, ${data.scores[winner]} a ${data.scores[1 - winner]}.`))),
     board,
-    h("div", { class: "r-status" }, counter, words, spoken),
-    h("div", { class: "r-controls", role: "group", "aria-label": "Pasar las jugadas" }, prev, slider, next),
+    // what happened and the controls stay together at the foot of the screen: the
+    // sentence is never under its controls
+    h("div", { class: "r-dock" },
+      h("div", { class: "r-status" }, counter, words, spoken),
+      h("div", { class: "r-controls", role: "group", "aria-label": "Pasar las jugadas" }, prev, slider, next)),
     h("p", { class: "small r-keys" }, "Con el teclado: flechas ← y → para pasar las jugadas; Inicio y Fin para ir al principio o al final."),
     result,
     h("div", { class: "r-share-row" },

@@ -21,10 +21,11 @@ export function cardName(code) {
   return `${RANK_NAMES[rank]} de ${SUIT_NAMES[suit]}`;
 }
 
-/** "el nueve de picas", "la reina de corazones", "el as de tréboles". */
+/** "el nueve de picas", "la jota de diamantes", "la reina de corazones", "el as de tréboles"
+ * (la jota and la reina are feminine). */
 export function cardNameWithArticle(code) {
   const { rank } = parseCard(code);
-  return (rank === 12 ? "la " : "el ") + cardName(code);
+  return (rank === 11 || rank === 12 ? "la " : "el ") + cardName(code);
 }
 
 /** A compact text form for lists: "9♠", "10♦". */

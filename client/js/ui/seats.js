@@ -9,7 +9,8 @@ import { levelName } from "./texts.js";
 import { plural } from "./words.js";
 
 /** What a seat has captured so far in this hand: "14 cartas · 5 picas · 10♦ · 2♠" (the
- * server's tally; `mine`: said to its own player, "tienes el diez de diamantes"). */
+ * server's tally), said "Se llevó 14 cartas, …" (`mine`: to its own player, "Te llevaste
+ * 14 cartas, …, tienes el diez de diamantes"). */
 export function tally(t, seat, mine) {
   const has = (name) => (mine ? `tienes ${name}` : `tiene ${name}`);
   const spoken = [plural(t.cards, "carta", "cartas"), plural(t.spades, "pica", "picas"),
@@ -18,7 +19,7 @@ export function tally(t, seat, mine) {
   return h("span", { class: "tally", "data-tally-seat": String(seat), "data-cards": String(t.cards),
     "data-spades": String(t.spades), "data-ten": String(Boolean(t.ten_of_diamonds)),
     "data-two": String(Boolean(t.two_of_spades)) },
-  h("span", { class: "sr-only" }, `Llevadas: ${spoken}.`),
+  h("span", { class: "sr-only" }, `${mine ? "Te llevaste" : "Se llevó"} ${spoken}.`),
   h("span", { class: "t-cards", "aria-hidden": "true" }, plural(t.cards, "carta", "cartas")),
   h("span", { class: "t-spades", "aria-hidden": "true" }, plural(t.spades, "pica", "picas")),
   t.ten_of_diamonds ? h("span", { class: "t-key red", "aria-hidden": "true" }, "10♦") : null,
@@ -41,7 +42,7 @@ export function scoreBox(box) {
 
 /** Both score boxes, the near one first. */
 export function scoreBoxes(near, far) {
-  return h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida y lo llevado en esta mano" },
+  return h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida y lo que se llevó cada uno en esta mano" },
     scoreBox({ ...near, near: true }), scoreBox({ ...far, near: false }));
 }
 

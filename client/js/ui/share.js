@@ -13,10 +13,14 @@ export function absoluteUrl(path) {
   return new URL(path, window.location.origin).href;
 }
 
-/** The link on its own line; `attr` names it for the tests ("data-invite-link"). */
+/** The link on its own line; `attr` names it for the tests ("data-invite-link"). The
+ * address may break anywhere, its code (the last part) only when it cannot fit a line alone:
+ * a code read aloud or typed is not cut in two. */
 export function linkLine(url, attr, { newTab = false, className = "invite-link" } = {}) {
+  const cut = url.lastIndexOf("/") + 1;
   return h("p", { class: className },
-    h("a", { href: url, [attr]: "", target: newTab ? "_blank" : null, rel: newTab ? "noopener" : null }, url));
+    h("a", { href: url, [attr]: "", target: newTab ? "_blank" : null, rel: newTab ? "noopener" : null },
+      url.slice(0, cut), h("span", { class: "link-code" }, url.slice(cut))));
 }
 
 /** Copies `url`; `say(text)` tells the player whether it worked. */
@@ -58,7 +62,16 @@ export function shareRow({ url, say, copied = COPIED, share = null, message = nu
 
 /** A line that says, visibly and to screen readers, what the buttons above did. */
 export function shareStatus() {
-  return h("p", { class: "small", role: "status" });
+  return h("p", { class: "small share-status", role: "status" });
+}
+
+/** `say(text)` for a shareRow: the text in `line` (a shareStatus), brought into sight, as
+ * the line may be below the fold of a dialog or a page. */
+export function sayIn(line) {
+  return (text) => {
+    line.textContent = text;
+    line.scrollIntoView({ block: "nearest" });
+  };
 }
 
 /** The QR code of one of this site's paths: shown once it arrives (POST /api/qr). */

@@ -1,7 +1,8 @@
 // The end-of-hand score sheet: for each category, what each player gathered (the raw
-// count), the points it gave, which of them came too late (someone had already reached 21)
-// and a running total from the match score at the hand's start to the one after it.
-// Everything comes from the server's hand_end result; nothing is counted here.
+// count), the points it gave, which of them came too late (someone had already reached 21),
+// which categories could not score for a seat (the 18-points rule, as the server says in
+// `eligible`) and a running total from the match score at the hand's start to the one after
+// it. Everything comes from the server's hand_end result; nothing is counted here.
 
 import { cardShort } from "./cards.js";
 import { h } from "../lib/dom.js";
@@ -18,6 +19,7 @@ export function sheetFacts(result) {
     scores: result.scores,
     counts: result.counts,
     limited: result.limited,
+    eligible: result.eligible,
     categories: result.categories,
   };
 }
@@ -64,13 +66,15 @@ export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
     const pts = facts.points[i][k];
     const counted = facts.counted[i][k];
     const late = pts - counted;
-    const blocked = facts.limited[i] && k >= 3;
+    const blocked = facts.eligible ? !facts.eligible[i][k] : false;
     running[i] += counted;
     const [countNodes, countSpoken] = countWords(facts, i, k);
-    const ptsText = counted > 0 ? `+${counted}` : (late > 0 || (blocked && pts === 0) ? "" : "0");
-    const spokenPts = blocked && pts === 0
+    const ptsText = counted > 0 ? `+${counted}` : (late > 0 || blocked ? "" : "0");
+    const lateWords = late === 1 ? "1 punto que llegó tarde y no cuenta"
+      : `${late} puntos que llegaron tarde y no cuentan`;
+    const spokenPts = blocked
       ? "no cuenta por tener 18 o más"
-      : `${plural(counted, "punto", "puntos")}` + (late > 0 ? `, y ${plural(late, "punto", "puntos")} que llegó tarde y no cuenta` : "");
+      : plural(counted, "punto", "puntos") + (late > 0 ? `, y ${lateWords}` : "");
     return h("td", {
       "data-seat": String(i), "data-points": String(pts), "data-counted": String(counted),
       "data-total": String(running[i]), class: late > 0 ? "has-late" : null,
@@ -79,8 +83,7 @@ export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
     h("span", { class: "pts", "aria-hidden": "true" },
       ptsText ? h("span", { class: "got" }, ptsText) : null,
       late > 0 ? h("s", { class: "late" }, `+${late}`) : null,
-      blocked && pts === 0 && late === 0 ? h("span", { class: "blocked" }, "no cuenta") : null,
-      h("span", { class: "run" }, ` = ${running[i]}`)),
+      blocked ? h("span", { class: "blocked" }, "no cuenta") : h("span", { class: "run" }, `van ${running[i]}`)),
     h("span", { class: "sr-only" }, `${countSpoken ? countSpoken + ": " : ""}${spokenPts}. Van ${running[i]}.`));
   };
   const rows = SHORT_LABELS.map((label, k) =>
@@ -111,13 +114,13 @@ export function sheetNotes(facts, me, oppName) {
   const late = [0, 1].map((i) => facts.points[i].reduce((a, b, k) => a + b - facts.counted[i][k], 0));
   if (late[0] + late[1] > 0) {
     notes.push(h("p", { class: "small late-note" },
-      h("s", { class: "late" }, "+1"), " Tachado: puntos que llegaron cuando alguien ya tenía 21. No cuentan."));
+      h("s", { class: "late" }, "+1"), " Tachado: llegó cuando alguien ya tenía 21, y no cuenta (se cuenta de arriba abajo y se para ahí)."));
   }
   const limited = [me, 1 - me].filter((i) => facts.limited[i]);
   if (limited.length) {
     const who = limited.length === 2 ? "Los dos empezaron" : limited[0] === me ? "Empezaste" : `${oppName} empezó`;
     notes.push(h("p", { class: "small late-rule" },
-      `${who} la mano con 18 puntos o más: solo cuentan cartas, picas y el 10♦.`));
+      `${who} la mano con 18 o más: solo cuentan cartas, picas y el 10♦.`));
   }
   return notes;
 }

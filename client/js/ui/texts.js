@@ -82,9 +82,10 @@ baraja francesa y mucha conversación.</p>
 <p>Es un juego de atención y de memoria: mirar la mesa, sumar rápido, acordarse de qué
 cartas ya salieron y adivinar qué montón va a hacer el otro. Los más viejos enseñan a los
 más chiquitos, y muchas veces los chiquitos terminan ganando.</p>
-<p>Aquí lo puedes jugar contra la computadora, en <em>Fácil</em> para aprender o en
-<em>Normal</em> para un buen reto, o con un familiar que esté en otra ciudad o en otro
-país: le mandas el enlace por WhatsApp y se sientan a la misma mesa.</p>
+<p>Aquí lo puedes jugar contra la computadora, en <em>Fácil</em> para aprender, en
+<em>Normal</em> para un buen reto o en <em>Difícil</em> si quieres medirte con el mejor de
+la familia, o con un familiar que esté en otra ciudad o en otro país: le mandas el enlace
+por WhatsApp y se sientan a la misma mesa.</p>
 <p><strong>Es solo para divertirse: aquí no se apuesta dinero.</strong></p>
 <p>Las reglas que usamos están en <a href="#como-se-juega" data-go="ayuda">Cómo se
 juega</a>. En cada casa se juega un poquito distinto; estas son las de esta mesa.</p>

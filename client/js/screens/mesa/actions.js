@@ -70,8 +70,9 @@ function cardActions(g, code, opts) {
   const title = offered > 0 || picked.size > 0
     ? h("p", { class: "hint-line" }, "Con ", chip(code), " puedes:")
     : h("p", { class: "hint-line no-move" }, "Con ", chip(code), " no hay jugada ahora. Escoge otra carta.");
+  // only a card that can take something (the server's options say so) may take what is tapped
   return [title, row,
-    picked.size === 0 && offered > 0
+    picked.size === 0 && opts.llevarte
       ? h("p", { class: "small" }, "También puedes tocar en la mesa lo que te quieres llevar.") : null,
   ].filter(Boolean);
 }

@@ -5,18 +5,19 @@
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
 import { SPEEDS, loadAlerts, loadAnimMs, saveAlerts, saveAnimMs } from "../../lib/store.js";
-import { absoluteUrl, linkLine, qrImage, shareRow, shareStatus } from "../../ui/share.js";
+import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
 import { COMO_SE_JUEGA } from "../../ui/texts.js";
 import { refocus } from "./focus.js";
 import { askPermission } from "./turnalert.js";
 
 const SPEED_NAMES = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
 
-/** A switch of the Menú: "Ayudas: Sí". `toggle()` returns the new state (or a promise of it). */
-function menuSwitch(label, on, toggle, className = "") {
+/** A switch of the Menú: "Ayudas: Sí". `toggle()` returns the new state (or a promise of it);
+ * `describedBy`: the id of the line that explains it. */
+function menuSwitch(label, on, toggle, className = "", describedBy = null) {
   const button = h("button", {
     type: "button", class: "btn switch" + (className ? " " + className : ""), role: "switch",
-    "aria-checked": String(on),
+    "aria-checked": String(on), "aria-describedby": describedBy,
     onclick: () => {
       const show = (now) => {
         button.setAttribute("aria-checked", String(now));
@@ -50,18 +51,21 @@ export function openMenu(g) {
   const hints = menuSwitch("Ayudas: ", g.hints, () => {
     g.setHints(!g.hints);
     return g.hints;
-  });
-  const alertsLine = h("p", { class: "small", "aria-live": "polite" },
+  }, "", "hints-note");
+  // the explanations ("note") give way on a phone held sideways: each switch keeps its own
+  // as its description, so a screen reader still says it
+  const alertsLine = h("p", { class: "small note", id: "alerts-note", "aria-live": "polite" },
     "Cuando estés en otra pestaña o aplicación, te avisamos con una notificación.");
-  const alerts = menuSwitch("Avisarme cuando me toque: ", loadAlerts(), async () => {
+  const alerts = menuSwitch("Avisarme si me toca: ", loadAlerts(), async () => {
     let on = !loadAlerts();
     if (on && !(await askPermission())) {
       on = false;
       alertsLine.textContent = "El navegador no dejó mostrar avisos. Puedes permitirlos en sus ajustes.";
+      alertsLine.classList.remove("note"); // this one must be seen
     }
     saveAlerts(on);
     return on;
-  }, "alerts");
+  }, "alerts", "alerts-note");
   const then = (open) => () => {
     dialog.close();
     open();
@@ -72,21 +76,23 @@ export function openMenu(g) {
     className: "menu",
     onClose: () => refocus(g),
     body: h("div", { class: "menu-list" },
-      hints,
-      h("p", { class: "small" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
-      h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de las jugadas de tu contrario:"),
-      speedRow(),
-      notifications ? alerts : null,
-      notifications ? alertsLine : null,
-      g.reactions.muteSwitch(),
-      g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",
-        onclick: then(() => openWatchInvite(g)) }, "Invitar a mirar la partida") : null,
-      h("button", { type: "button", class: "btn", onclick: then(() => openMoveDevice(g)) },
-        "Seguir en otro dispositivo"),
-      h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, "Cómo se juega"),
-      h("button", { type: "button", class: "btn quiet", onclick: then(() => g.app.goHome(null, true)) },
-        "Salir al inicio"),
-      h("p", { class: "small" }, "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio."),
+      h("div", { class: "menu-group" },
+        hints,
+        h("p", { class: "small note", id: "hints-note" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
+        h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de tu contrario:"),
+        speedRow(),
+        notifications ? alerts : null,
+        notifications ? alertsLine : null,
+        g.reactions.muteSwitch()),
+      h("div", { class: "menu-group" },
+        g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",
+          onclick: then(() => openWatchInvite(g)) }, "Invitar a mirar la partida") : null,
+        h("button", { type: "button", class: "btn", onclick: then(() => openMoveDevice(g)) },
+          "Seguir en otro dispositivo"),
+        h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, "Cómo se juega"),
+        h("button", { type: "button", class: "btn quiet", "aria-describedby": "home-note",
+          onclick: then(() => g.app.goHome(null, true)) }, "Salir al inicio"),
+        h("p", { class: "small note", id: "home-note" }, "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio.")),
     ),
   });
 }
@@ -102,7 +108,7 @@ export function openWatchInvite(g) {
     body: h("div", { class: "move-device" },
       h("p", {}, "Con este enlace, quien quieras mira la mesa mientras juegan: ve las jugadas y los puntos, nunca las cartas de la mano."),
       linkLine(url, "data-watch-link", { newTab: true }),
-      shareRow({ url, say: (text) => { line.textContent = text; }, message: `¡Mira nuestra partida de casino! ${url}` }),
+      shareRow({ url, say: sayIn(line), message: `¡Mira nuestra partida de casino! ${url}` }),
       line,
       qrImage(path, "Código QR del enlace para mirar")),
   });
@@ -130,7 +136,7 @@ export async function openMoveDevice(g) {
       h("p", { class: "big-code" }, h("span", { "data-rejoin-code": "", "aria-hidden": "true" }, data.code),
         h("span", { class: "sr-only" }, "Código: " + data.code.split("").join(" "))),
       h("p", { class: "small" }, `Sirve una sola vez, por ${minutes} minutos. Cuando entres en el otro dispositivo, aquí se cierra la partida.`),
-      shareRow({ url, say: (text) => { line.textContent = text; } }),
+      shareRow({ url, say: sayIn(line) }),
       line,
     );
   } catch (error) {

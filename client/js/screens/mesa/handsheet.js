@@ -54,11 +54,12 @@ export function openHandSheet(g, event) {
   const oppName = opponentCapitalized(v);
   const facts = sheetFacts(r);
   const gained = (i) => r.scores[i] - facts.before[i];
-  const parts = [sheetTable(facts, me, shortOpponentName(v)), ...sheetNotes(facts, me, oppName)];
+  // the table, and beside it (a phone held sideways) or under it what it means
+  const parts = [...sheetNotes(facts, me, oppName)];
   if (r.swept && r.swept.length) {
     parts.push(h("p", { class: "small" },
-      `Lo que quedó en la mesa (${plural(r.swept.length, "carta", "cartas")}) fue para ${
-        r.sweeper === me ? "ti, porque fuiste" : opponentName(v) + ", porque fue"} quien se llevó algo de último.`));
+      `La mesa (${plural(r.swept.length, "carta", "cartas")}) fue para ${
+        r.sweeper === me ? "ti: te llevaste" : opponentName(v) + ": se llevó"} algo de último.`));
   }
   const handNumber = event.hand_number ?? v.hand_number;
   const finished = r.winner !== null && r.winner !== undefined;
@@ -68,19 +69,20 @@ export function openHandSheet(g, event) {
     title = r.winner === me ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
     parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
       r.winner === me ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
-    parts.push(h("p", { class: "small" },
-      "Los puntos se cuentan en orden, de arriba abajo, y se deja de contar cuando alguien llega a 21."));
     parts.push(h("p", { class: "rematch-note", role: "status" }));
     buttons.append(...finalButtons(g, v.match));
   } else {
-    parts.push(h("p", { class: "small" }, "Nadie ha llegado a 21: seguimos con otra mano."));
+    parts.push(h("p", { class: "small" }, "Nadie llegó a 21: seguimos con otra mano."));
     buttons.append(h("button", { type: "button", class: "btn primary next-hand", onclick: () => closeSheet(g) },
       "Seguir jugando"));
   }
   parts.push(buttons);
   announce(`${title}. Tú sumaste ${gained(me)}, ${oppName} ${gained(them)}. En la partida: tú ${r.scores[me]}, ${oppName} ${r.scores[them]}.`);
   g.sheet = openDialog({
-    title, body: h("div", {}, parts), className: "sheet" + (finished ? " final" : ""),
+    title, className: "sheet" + (finished ? " final" : ""),
+    body: h("div", { class: "sheet-body" },
+      h("div", { class: "sheet-table" }, sheetTable(facts, me, shortOpponentName(v))),
+      h("div", { class: "sheet-side" }, parts)),
     closeLabel: finished ? "Cerrar" : "Seguir jugando",
     onClose: () => {
       g.sheet = null;

@@ -22,7 +22,7 @@ export class Mesa extends LiveTable {
   /**
    * @param {HTMLElement} root where the table is drawn
    * @param {object} session {room, seat, token, since, invite_url?}
-   * @param {object} app {goHome(message, leftOnPurpose), seatMoved(token),
+   * @param {object} app {goHome(message, leftOnPurpose), seatMoved(token, rejoined),
    *   lostSession(message), openReplay(token, match)}
    */
   constructor(root, session, app) {
@@ -125,7 +125,7 @@ export class Mesa extends LiveTable {
         break;
       case "seat_moved":
         this.stop();
-        this.app.seatMoved(this.session.token);
+        this.app.seatMoved(this.session.token, msg.rejoined === true);
         break;
       default:
         break;
@@ -230,6 +230,8 @@ export class Mesa extends LiveTable {
     if (view.status !== "waiting" && this.session.invite_url) {
       delete this.session.invite_url;
     }
+    // a finished match is not "continued": opening the site again goes to Inicio
+    this.session.finished = view.status === "finished";
     this.presence.set(view.presence[1 - view.seat]);
     this.persist();
   }

@@ -4,12 +4,18 @@
 
 import { announce, h, openDialog } from "../../lib/dom.js";
 import { levelName } from "../../ui/texts.js";
+import { plural } from "../../ui/words.js";
 import { refocus } from "./focus.js";
 import { isFriendGame, opponentCapitalized } from "./names.js";
 
 /** "0:25" */
 function clockText(seconds) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** The countdown as a screen reader reads it: "25 segundos". */
+function spokenClock(seconds) {
+  return plural(seconds, "segundo", "segundos");
 }
 
 export class Presence {
@@ -67,7 +73,13 @@ export class Presence {
       return;
     }
     const text = clockText(left);
-    if (clock.textContent !== text) clock.textContent = text;
+    if (clock.textContent !== text) {
+      clock.textContent = text;
+      // what a screen reader finds there counts down too (it is not a live region: read
+      // when the reader comes to it, never interrupting)
+      const said = clock.nextElementSibling;
+      if (said) said.textContent = spokenClock(left);
+    }
   }
 
   stop() {
@@ -124,7 +136,7 @@ export function presencePanel(g) {
       h("p", { role: "status" }, `${name} se fue de la mesa. Lo esperamos un momento, a ver si vuelve.`),
       h("p", { class: "small" }, "Si no vuelve, en ",
         h("strong", { class: "countdown", "aria-hidden": "true" }, clockText(left)),
-        h("span", { class: "sr-only" }, `${left} segundos`),
+        h("span", { class: "sr-only" }, spokenClock(left)),
         ` podrás dejar que la computadora juegue por ${name}.`));
   }
   return h("div", { class: "presence choose", role: "group", "aria-label": `${name} no ha vuelto` },

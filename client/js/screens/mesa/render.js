@@ -108,7 +108,8 @@ function mesa(g) {
     g.sel.error ? h("p", { class: "error-line" }, g.sel.error) : null,
     g.notice.line());
   return h("section", {
-    class: "mesa" + (g.hints ? " hints-on" : "") + (g.sel.selected ? " choosing" : ""),
+    class: "mesa" + (g.hints ? " hints-on" : "") + (g.sel.selected ? " choosing" : "") +
+      (g.sel.mode === "build" ? " building" : ""),
     "aria-labelledby": "mesa-title",
     "data-my-turn": String(my),
     "data-hand-number": String(v.hand_number),

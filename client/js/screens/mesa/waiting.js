@@ -2,13 +2,14 @@
 // WhatsApp, QR) and "Esperando a que entre tu amigo…".
 
 import { h } from "../../lib/dom.js";
-import { absoluteUrl, linkLine, qrImage, shareRow } from "../../ui/share.js";
+import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
 
 export function waitingRoom(g, topbar) {
   const v = g.view;
   const code = v.invite;
   const path = g.session.invite_url || (code ? `/j/${code}` : null);
   const url = path ? absoluteUrl(path) : null;
+  const line = shareStatus(); // what "Copiar enlace" did, right under it
   return h("section", { class: "mesa waiting", "aria-labelledby": "wait-title" },
     topbar,
     h("div", { class: "invite-card" },
@@ -21,11 +22,12 @@ export function waitingRoom(g, topbar) {
         h("strong", { "data-invite-code": "" }, code)) : null,
       url ? shareRow({
         url,
-        say: (text) => g.flash(text),
+        say: sayIn(line),
         copied: "Enlace copiado. Pégalo en un mensaje a tu amigo.",
         share: "¡Vamos a jugar casino!",
         message: `¡Vamos a jugar casino! Entra a mi mesa: ${url}`,
       }) : null,
+      url ? line : null,
       url ? qrImage(path, "Código QR del enlace de invitación") : null,
       h("p", { class: "waiting-line", role: "status" },
         h("span", { class: "dot-pulse", "aria-hidden": "true" }), " Esperando a que entre tu amigo…"),
