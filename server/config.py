@@ -90,6 +90,8 @@ class Settings:
     # a room command sent to another process is given up after this long (0: the lease)
     call_timeout: float = 0.0
     node_name: str = ""  # this process's name in logs and leases (default: the host's name)
+    # /metrics answers loopback and these addresses or networks (comma-separated) alone
+    metrics_allow_ips: str = ""
     max_watchers: int = 30  # watchers per room (server/rooms/); more are told it is full
     # -- PostgreSQL that hangs fails fast (server/store/database.py Tuning; README) --
     db_pool_size: int = 10  # connections per process (the lease keeps 2 more of its own)
@@ -170,6 +172,7 @@ class Settings:
             call_timeout=_number(e, "CALL_TIMEOUT", cls.call_timeout),
             node_name=e.get("NODE_NAME", "").strip(),
             max_watchers=_number(e, "MAX_WATCHERS", cls.max_watchers),
+            metrics_allow_ips=e.get("METRICS_ALLOW_IPS", "").strip(),
             db_pool_size=_number(e, "DB_POOL_SIZE", cls.db_pool_size),
             db_pool_timeout=_number(e, "DB_POOL_TIMEOUT", cls.db_pool_timeout),
             db_connect_timeout=_number(e, "DB_CONNECT_TIMEOUT", cls.db_connect_timeout),

@@ -69,6 +69,7 @@ class LocalHub:
     def __init__(self) -> None:
         self._rooms: dict[str, dict[tuple[int, str], Sink]] = {}
         self._attached: set[str] = set()
+        self.delivered = 0  # frames handed to this process's sockets (read by /metrics)
 
     @property
     def healthy(self) -> bool:
@@ -101,6 +102,7 @@ class LocalHub:
         sink = self._rooms.get(room_id, {}).get((channel, conn))
         if sink is None:
             return
+        self.delivered += 1
         sink.deliver(text)
         if close is not None:
             sink.close(close)

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import ai
 from ..config import Settings
-from ..protocol import MAX_TOKEN, ApiError, is_plain
+from ..protocol import MAX_TOKEN, MAX_WATCH_CODE, ApiError, is_plain, normalize_watch_code
 from ..rooms import Router
 from ..rooms.commands import Join, MoveSeat
 from ..rooms.views import COMPUTER_NAME
@@ -171,6 +171,19 @@ class Lobby:
         if len(code) == INVITE_LEN and all(ch in CODE_ALPHABET for ch in code):
             return code
         return None
+
+    async def watch(self, code: object) -> dict[str, Any]:
+        """The room of a watch link (``/v/<code>``), so that the watcher's socket names it
+        (``/ws/<room>``) and lands where the room's seats do."""
+        if not isinstance(code, str) or len(code) > MAX_WATCH_CODE:
+            raise ApiError("watch_unknown")
+        normal = normalize_watch_code(code)
+        room_id = (
+            await self.storage.codes.room_for_watch(normal) if is_plain(normal or " ") else None
+        )
+        if room_id is None:
+            raise ApiError("watch_unknown")
+        return {"room": room_id}
 
     async def invitation(self, invite: object) -> dict[str, Any]:
         """Who invites: the host's name as the server stored it (checked by the name rules),

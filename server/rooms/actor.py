@@ -18,7 +18,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cluster import WATCHERS, Hub, Ownership, is_outage
@@ -53,6 +53,14 @@ class RoomStopped(Exception):
 
 
 @dataclass
+class RoomCounts:
+    """What the rooms of this process did (read by /metrics)."""
+
+    moves: int = 0
+    handoffs: int = 0  # rooms given up to the process their sockets landed on
+
+
+@dataclass
 class RoomDeps:
     """What every room uses: storage, the hub, settings, the computer, the rule of who may
     serve (``ownership``), the clock its times are read on (the database's), and the
@@ -64,6 +72,8 @@ class RoomDeps:
     choose: Chooser
     ownership: Ownership
     forget: Callable[[Room, bool], None]
+    shared: bool = False  # other processes share the rooms (a room may move to them)
+    counts: RoomCounts = field(default_factory=lambda: RoomCounts())
 
     def clock(self) -> float:
         return self.ownership.db_time()
@@ -104,6 +114,7 @@ class Room:
         self.due: int | None = None  # the seq the computer's next move is scheduled for
         self.stall_due: int | None = None  # the seq whose turn a stall check watches
         self.idle_generation = 0
+        self.handoff_generation = 0
         self.stopped = False
         self.task: asyncio.Task[None] | None = None
 

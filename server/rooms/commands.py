@@ -109,6 +109,14 @@ class IdleCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class HandoffCheck:
+    """The room has been quiet since ``generation`` with all its listeners on one other
+    process: time to let that process have it (a timer)."""
+
+    generation: int
+
+
+@dataclass(frozen=True, slots=True)
 class Summary:
     """The room's public summary (``GET /api/rooms/{room}``)."""
 
@@ -146,8 +154,8 @@ class React:
 
 Command = (
     Start | Attach | Detach | Submit | Takeover | Rematch | Join | MoveSeat | ComputerDue
-    | ComputerMove | StallCheck | IdleCheck | Summary | Snapshot | Watch | Unwatch
-    | TellWatchers | React
+    | ComputerMove | StallCheck | IdleCheck | HandoffCheck | Summary | Snapshot | Watch
+    | Unwatch | TellWatchers | React
 )  # fmt: skip
 
 # the commands that come from outside the room, and may come from another process, by

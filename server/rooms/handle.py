@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from . import friends, play, rematch, seats, views, watchers
+from . import friends, handoff, play, rematch, seats, views, watchers
 from .actor import Room
 from .commands import (
     Attach,
@@ -15,6 +15,7 @@ from .commands import (
     ComputerDue,
     ComputerMove,
     Detach,
+    HandoffCheck,
     IdleCheck,
     Join,
     MoveSeat,
@@ -39,6 +40,10 @@ async def handle(room: Room, command: Command) -> Any:
     await rematch.maybe_start(room)
     play.schedule_computer(room)
     seats.schedule_stall(room, play.computer_level(room) is not None)
+    if isinstance(command, Join | MoveSeat):
+        handoff.release_unheard(room)  # an HTTP call took it: the sockets' process takes it
+    elif not isinstance(command, HandoffCheck):
+        handoff.schedule(room)
     return result
 
 
@@ -60,6 +65,8 @@ async def _dispatch(room: Room, command: Command) -> Any:
             return await seats.stall_check(room, seq, play.computer_level(room) is not None)
         case IdleCheck(generation):
             return seats.idle_check(room, generation)
+        case HandoffCheck(generation):
+            return await handoff.check(room, generation)
         case Join(name, token_hash, key_hash):
             return await friends.join(room, name, token_hash, key_hash)
         case MoveSeat(code, token_hash, key_hash):

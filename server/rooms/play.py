@@ -59,6 +59,7 @@ async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
     record = MoveRecord(seq, room.state.match_no, seat, move.to_text(), move_id)
     await room.write(replace(room.state, seq=seq), match=after, move=record)
     # committed: now it happened
+    room.deps.counts.moves += 1
     events = step_events(step, seat, before, after, computer=move_id is None)
     texts = [dumps(e) for e in events]
     room.match = after

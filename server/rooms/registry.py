@@ -48,7 +48,7 @@ class RoomRegistry:
         *,
         shared: bool = False,
     ) -> None:
-        self.deps = RoomDeps(storage, hub, settings, choose, ownership, self.forget)
+        self.deps = RoomDeps(storage, hub, settings, choose, ownership, self.forget, shared)
         self.ownership = ownership
         self.node = ownership.node
         self.shared = shared
@@ -86,6 +86,22 @@ class RoomRegistry:
             room.start()
         future.set_result(room)
         return room
+
+    async def loading(self, room_id: str) -> Room | None:
+        """The room being loaded here right now, once loaded (None: none is)."""
+        loading = self._loading.get(room_id)
+        if loading is None:
+            return None
+        try:
+            return await asyncio.shield(loading)
+        except Exception:
+            return None
+
+    async def disown(self, room_id: str) -> None:
+        """The room is nobody's if the database says it is ours but no copy of it serves
+        here (one stopped): another process may take it at once."""
+        if room_id not in self.rooms and room_id not in self._loading:
+            await self.deps.storage.leases.disown(room_id, self.node)
 
     async def _take(self, room_id: str) -> Room | None:
         """Claims the room (a new epoch: any older copy can no longer write), then loads it

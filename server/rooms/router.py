@@ -94,14 +94,15 @@ class Router:
 
     async def call_here(self, room_id: str, payload: Payload) -> Any:
         """A command another process sent for a room it believes is ours: answered if we
-        hold the room or may take it, else NotOwner."""
+        hold the room (or are loading it), else NotOwner, and the asker takes the room
+        itself: a room is taken where its sockets are, never on behalf of another process.
+        A room the database still says is ours but that we no longer serve (its copy
+        stopped) is made nobody's first."""
         command = from_payload(payload)
-        try:
-            room = await self.registry.get(room_id)
-        except OwnedElsewhere:
-            raise NotOwner() from None
+        room = self.registry.rooms.get(room_id) or await self.registry.loading(room_id)
         if room is None:
-            return None
+            await self.registry.disown(room_id)
+            raise NotOwner()
         self._forget_owner(room_id)
         try:
             return await room.ask(command)

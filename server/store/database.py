@@ -18,9 +18,10 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,31 @@ Job = Callable[[Connection], Any]
 BatchRunner = Callable[[Connection, list[Any]], list[Any]]
 MAX_BATCH = 512
 Pending = tuple[Any, "asyncio.Future[Any]"]
+SIZE_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+SECONDS_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+@dataclass
+class BatchStats:
+    """The writer's committed batches: how many jobs each, how long each took (counts by
+    bucket, cumulative as Prometheus histograms are; read by /metrics)."""
+
+    sizes: list[int] = field(default_factory=lambda: [0] * len(SIZE_BUCKETS))
+    seconds: list[int] = field(default_factory=lambda: [0] * len(SECONDS_BUCKETS))
+    count: int = 0
+    jobs: int = 0
+    total_seconds: float = 0.0
+
+    def record(self, size: int, seconds: float) -> None:
+        self.count += 1
+        self.jobs += size
+        self.total_seconds += seconds
+        for i, bound in enumerate(SIZE_BUCKETS):
+            if size <= bound:
+                self.sizes[i] += 1
+        for i, limit in enumerate(SECONDS_BUCKETS):
+            if seconds <= limit:
+                self.seconds[i] += 1
 
 
 class Database:
@@ -205,6 +231,7 @@ class Database:
             self._sync = _sync_sqlite_engine(url, sqlite_synchronous)
             self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
         self._batched: dict[type[Any], BatchRunner] = {}
+        self.batches = BatchStats()  # what /metrics tells of the writer
         self._pending: list[Pending] = []
         self._wake = asyncio.Event()
         self._writer: asyncio.Task[None] | None = None
@@ -258,8 +285,10 @@ class Database:
 
     async def _commit_batch(self, batch: list[Pending]) -> None:
         jobs = [job for job, _ in batch]
+        started = time.perf_counter()
         try:
             results = await self._run(jobs)
+            self.batches.record(len(jobs), time.perf_counter() - started)
         except Exception as exc:
             await self._drop_writer_connection()
             if len(batch) == 1 or lost_connection(exc):

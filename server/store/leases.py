@@ -154,6 +154,16 @@ class LeaseStore:
                 .values(owner=None)
             )
 
+    async def disown(self, room_id: str, node: str) -> None:
+        """The room is nobody's if ``node`` is its owner, at whatever epoch (``node`` holds
+        no copy of it: none of its copies can write)."""
+        if not storable(room_id):
+            return
+        async with self.db.lease_engine.connect() as conn:
+            await conn.execute(
+                update(rooms).where(rooms.c.id == room_id, rooms.c.owner == node).values(owner=None)
+            )
+
     async def release_node(self, node: str) -> None:
         """A clean stop: all of ``node``'s rooms are nobody's, its lease is gone."""
         async with self.db.lease_engine.connect() as conn:

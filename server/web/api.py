@@ -51,6 +51,7 @@ STATUS = {
     "bad_tokens": 400,
     "bad_match": 404,
     "not_finished": 409,
+    "watch_unknown": 404,
     "replay_unknown": 404,
 }
 
@@ -159,6 +160,12 @@ async def create_room(request: Request) -> Response:
         data.get("mode"), data.get("level"), data.get("name"), data.get("turns", False)
     )
     return JSONResponse(answer, status_code=201)
+
+
+@api
+async def watch_room(request: Request) -> Response:
+    await limited(request, "join")
+    return JSONResponse(await services_of(request).lobby.watch(request.path_params["code"]))
 
 
 @api

@@ -10,6 +10,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 
 from ..config import Settings
 from . import api
+from .metrics import metrics
 from .pages import healthz, index_page
 from .session import websocket_endpoint
 from .static import ClientFiles, service_worker_route
@@ -24,10 +25,12 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/v/{code}", index_page),
         Route("/sw.js", service_worker_route(settings.client_dir)),
         Route("/healthz", healthz),
+        Route("/metrics", metrics),
         Route("/api/rooms", api.create_room, methods=["POST"]),
         Route("/api/rooms/{room}", api.room_summary),
         Route("/api/join", api.join_room, methods=["POST"]),
         Route("/api/invites/{invite}", api.invitation),
+        Route("/api/watch/{code}", api.watch_room),
         Route("/api/rejoin-codes", api.create_rejoin_code, methods=["POST"]),
         Route("/api/rejoin", api.use_rejoin_code, methods=["POST"]),
         Route("/api/codes", api.use_code, methods=["POST"]),
@@ -35,6 +38,10 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/api/my-games", api.my_games, methods=["POST"]),
         Route("/api/replays", api.make_replay_link, methods=["POST"]),
         Route("/api/replays/{code}", api.replay),
+        # the room in the address: a load balancer that hashes on it (deploy/haproxy.cfg)
+        # sends a room's seats and watchers to one process; /ws, the address of earlier
+        # releases, keeps working for a while (deprecated: its frames may cross processes)
+        WebSocketRoute("/ws/{room}", websocket_endpoint),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", ClientFiles(directory=settings.client_dir, check_dir=False)),
     ]

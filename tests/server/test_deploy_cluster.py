@@ -158,21 +158,27 @@ def test_the_game_believes_forwarded_headers_from_haproxy_alone() -> None:
     assert ["forwardfor"] in directives(frontend, "option")
 
 
-def test_haproxy_balances_round_robin_over_the_game_services() -> None:
+def test_haproxy_balances_http_round_robin_and_a_rooms_sockets_by_its_hash() -> None:
+    """Issue 21: HTTP goes round robin; /ws/<room> by a consistent hash of the path's first
+    two levels (the room), over the same game services."""
     services = compose()["services"]
     sections = haproxy_sections(HAPROXY_CFG.read_text())
     frontend = sections["frontend casino"]
-    backend_name = one(frontend, "default_backend")[0]
-    backend = sections[f"backend {backend_name}"]
+    backend = sections[f"backend {one(frontend, 'default_backend')[0]}"]
     assert one(backend, "balance") == ["roundrobin"]
-    servers = {line[0]: line[1:] for line in directives(backend, "server")}
-    assert set(servers) == set(GAMES)
-    for name, rest in servers.items():
-        assert rest[0] == f"{name}:{services[name]['environment']['PORT']}"
-        assert "check" in rest
-    # no sticky routing of any kind
+    assert one(frontend, "use_backend") == ["rooms", "if", "{", "path_beg", "/ws/", "}"]
+    rooms = sections["backend rooms"]
+    assert one(rooms, "balance") == ["uri", "path-only", "depth", "2"]
+    assert one(rooms, "hash-type") == ["consistent"]
+    for section in (backend, rooms):
+        servers = {line[0]: line[1:] for line in directives(section, "server")}
+        assert set(servers) == set(GAMES)
+        for name, rest in servers.items():
+            assert rest[0] == f"{name}:{services[name]['environment']['PORT']}"
+            assert "check" in rest
+    # no other sticky routing (cookies, stick tables on requests)
     text = HAPROXY_CFG.read_text()
-    for sticky in ("cookie ", "stick on", "stick match", "balance source", "hash-type"):
+    for sticky in ("cookie ", "stick on", "stick match", "balance source"):
         assert sticky not in text, sticky
     assert "http-server-close" not in text and "httpclose" not in text
 
@@ -222,7 +228,8 @@ def render(text: str, listen: int, backends: dict[str, int]) -> str:
             line = line.replace(words[2], f"127.0.0.1:{backends[words[1]]}")
         out.append(line)
     rendered = "\n".join(out) + "\n"
-    assert rendered.count("127.0.0.1:") == 1 + len(backends), rendered
+    # the frontend, and each server in both backends (HTTP and the rooms' sockets)
+    assert rendered.count("127.0.0.1:") == 1 + 2 * len(backends), rendered
     return rendered
 
 
@@ -263,13 +270,29 @@ def test_migrations_run_once_when_processes_start_together(db: Database) -> None
 # -- the real thing: HAProxy with the repo's config in front of two processes -----------------
 
 
-class Front:
-    """HAProxy running the rendered config."""
+def with_servers(text: str, names: list[str]) -> str:
+    """The config with a ``server`` line for each of ``names`` in every backend, each a
+    copy of the backend's first one (a process added to the deployment)."""
+    out = []
+    for line in text.splitlines():
+        out.append(line)
+        words = line.split()
+        if words[:1] == ["server"] and words[1] == GAMES[-1]:
+            for name in names:
+                out.append(line.replace(GAMES[-1], name))
+    return "\n".join(out) + "\n"
 
-    def __init__(self, tmp: Path, backends: dict[str, int]) -> None:
-        self.port = free_port()
+
+class Front:
+    """HAProxy running the rendered config (``more``: processes beyond the config's own)."""
+
+    def __init__(
+        self, tmp: Path, backends: dict[str, int], port: int = 0, more: list[str] | None = None
+    ) -> None:
+        self.port = port or free_port()
         self.cfg = tmp / "haproxy.cfg"
-        self.cfg.write_text(render(HAPROXY_CFG.read_text(), self.port, backends))
+        text = with_servers(HAPROXY_CFG.read_text(), more or [])
+        self.cfg.write_text(render(text, self.port, backends))
         self.log_path = tmp / "haproxy.log"
         self.log = open(self.log_path, "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
@@ -472,3 +495,114 @@ async def test_a_friend_room_plays_with_its_seats_on_both_processes(
         await b.close()
     for proc in procs:
         assert "Traceback" not in proc.read_log()
+
+
+# -- a room's sockets land on its owner (issue 21) --------------------------------------------
+
+
+class Through:
+    """HAProxy's address for one room's sockets (``/ws/<room>``), standing where the test
+    kit expects a server process (``ws_url``)."""
+
+    def __init__(self, front: Front, room: str) -> None:
+        self.front = front
+        self.room = room
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.front.port}/ws/{self.room}"
+
+
+class ThroughFront:
+    """What clusterkit's players need of a cluster: the one way in, HAProxy, per room."""
+
+    def __init__(self, via: Through) -> None:
+        self.procs = [via]
+
+    def live(self) -> list[Through]:
+        return self.procs
+
+
+def metric(server: ServerProc, name: str) -> float:
+    text = httpx.get(f"{server.base}/metrics", timeout=TIMEOUT).text
+    found = re.search(rf"^{name}(?:_total)? (\S+)$", text, re.M)
+    assert found is not None, (name, text[:2000])
+    return float(found.group(1))
+
+
+@postgres_only
+async def test_a_rooms_sockets_land_on_its_owner_and_follow_it(
+    tmp_path: Path, db: Database, redis_url: str
+) -> None:
+    """Two processes behind HAProxy with the repository's configuration: both seats and a
+    watcher of each of 20 rooms land on one process, the one that takes the room, and no
+    frame crosses Redis. A third process joins (HAProxy is given it): the rooms whose
+    sockets now land on it move there at their next quiet moment, and again no frame
+    crosses once they have."""
+    from tests.support.clusterkit import Player, play_rooms
+
+    env = {"REDIS_URL": redis_url, "REDIS_PREFIX": f"casino-test-{secrets.token_hex(4)}",
+           "FORWARDED_ALLOW_IPS": "127.0.0.1", "ROOM_IDLE": "60", "GRACE_SECONDS": "60",
+           "WS_RATE": "5000", "WS_BURST": "5000", "RATE_ROOMS_PER_MIN": "10000",
+           "RATE_JOIN_PER_MIN": "10000"}  # fmt: skip
+    procs = [ServerProc(tmp_path, env, db).start() for _ in range(2)]
+    front = Front(tmp_path, dict(zip(GAMES, [p.port for p in procs], strict=True)))
+    players: list[Player] = []
+    watchers: dict[str, Client] = {}
+    try:
+        rooms: list[tuple[str, str, list[Player]]] = []
+        with httpx.Client(base_url=front.base, timeout=TIMEOUT) as http:
+            for _ in range(20):
+                a = http.post("/api/rooms", json={"mode": "friend", "name": "Ana"}).json()
+                b = http.post("/api/join", json={"invite": a["invite"], "name": "Primo"}).json()
+                code = a["watch_url"].rsplit("/", 1)[1]
+                assert http.get(f"/api/watch/{code}").json() == {"room": a["room"]}
+                via = ThroughFront(Through(front, a["room"]))
+                pair = [Player(via, a["token"]), Player(via, b["token"])]  # type: ignore[arg-type]
+                rooms.append((a["room"], code, pair))
+                players.extend(pair)
+        for room, code, pair in rooms:
+            for player in pair:
+                await player.connect()
+            watchers[room], _ = await Client.watcher(Through(front, room), code)  # type: ignore[arg-type]
+
+        def moved(n: int) -> bool:
+            counts = dict(db.rows("select room_id, count(*) from moves group by room_id"))
+            return all(counts.get(room, 0) >= n for room, _, _ in rooms)
+
+        await play_rooms(players, lambda: moved(3), 60)
+        held = [metric(p, "casino_rooms_held") for p in procs]
+        assert sum(held) == 20 and min(held) > 0, held  # the hash spread them
+        assert [metric(p, "casino_frames_crossed") for p in procs] == [0, 0]
+        assert sum(metric(p, "casino_frames_delivered") for p in procs) > 0
+        # a third process joins; HAProxy is given it (its sockets reconnect through it)
+        procs.append(ServerProc(tmp_path, env, db).start())
+        front.stop()
+        names = {
+            **dict(zip(GAMES, [p.port for p in procs], strict=False)),
+            "casino-c": procs[2].port,
+        }
+        front = Front(tmp_path, names, port=front.port, more=["casino-c"])
+        for room, _, _ in rooms:
+            await watchers[room].close()
+        await play_rooms(players, lambda: metric(procs[2], "casino_rooms_held") > 0
+                         and moved(6), 90)  # fmt: skip
+        for room, code, _ in rooms:
+            watchers[room], _ = await Client.watcher(Through(front, room), code)  # type: ignore[arg-type]
+        # every room on the process its sockets land on: play on, nothing crosses
+        await play_rooms(players, lambda: moved(7), 60)
+        quiet = time.monotonic() + 2.5  # longer than a room's quiet moment: handoffs done
+        await play_rooms(players, lambda: time.monotonic() > quiet, 30)
+        crossed = [metric(p, "casino_frames_crossed") for p in procs]
+        await play_rooms(players, lambda: moved(10), 60)
+        assert [metric(p, "casino_frames_crossed") for p in procs] == crossed
+        assert metric(procs[2], "casino_rooms_held") > 0
+        assert sum(metric(p, "casino_handoffs") for p in procs) > 0
+    finally:
+        for player in players:
+            await player.drop()
+        for watcher in watchers.values():
+            await watcher.close()
+        front.stop()
+        for proc in procs:
+            proc.stop()

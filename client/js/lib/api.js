@@ -70,6 +70,11 @@ export function joinRoom(invite, name) {
   return callSafely("/api/join", { invite, name });
 }
 
+/** The room a watch link's code leads to, so that the watcher's socket names it. */
+export function watchRoom(code) {
+  return call("GET", `/api/watch/${encodeURIComponent(code)}`);
+}
+
 /** Who sent an invitation: {host, open}. */
 export function invitation(invite) {
   return call("GET", `/api/invites/${encodeURIComponent(invite)}`);

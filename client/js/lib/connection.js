@@ -37,9 +37,12 @@ export class Connection {
     document.addEventListener("visibilitychange", this.onVisible);
   }
 
+  /** The socket's address names the room, when it is known: the balancer sends a room's
+   * seats and watchers to the one process that holds it (docs/protocol.md). */
   url() {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${window.location.host}/ws`;
+    const room = this.session.room ? `/${encodeURIComponent(this.session.room)}` : "";
+    return `${scheme}//${window.location.host}/ws${room}`;
   }
 
   open() {

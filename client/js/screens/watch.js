@@ -2,6 +2,7 @@
 // view (docs/protocol.md, "Watching") has no hand and no deck: both hands are card backs.
 // No move controls; the players' quick reactions show for a few seconds (and can be muted).
 
+import { watchRoom } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
 import { playerPanel, scoreBoxes, watchersCount } from "../ui/seats.js";
 import { deckLine, tableArea } from "../ui/table.js";
@@ -32,6 +33,24 @@ export class WatchTable extends LiveTable {
     this.view = null;
     this.watchers = 0;
     this.status = "connecting";
+  }
+
+  /** The room first (its socket names it), then the socket; a code that leads nowhere is
+   * said at once; when the lookup cannot be made, the socket goes without the room. */
+  async start() {
+    this.render();
+    try {
+      const found = await watchRoom(this.conn.session.watch);
+      this.conn.session.room = found.room;
+    } catch (err) {
+      const code = /** @type {{code?: string}} */ (err).code;
+      if (code === "watch_unknown") {
+        this.stop();
+        this.app.failed(code, /** @type {Error} */ (err).message);
+        return;
+      }
+    }
+    if (!this.stopped) this.conn.open();
   }
 
   // ---------------------------------------------------------------- messages

@@ -1,0 +1,55 @@
+"""A room moves to the process its sockets land on. With the balancer's hash on the room
+(deploy/haproxy.cfg), both seats and the watchers of a room reach one process, which takes
+the room; when that process changes (a process added, the balancer's view changed), the
+room's sockets land on another process and its frames cross Redis. At its next quiet
+moment (no command for ``QUIET`` seconds, nothing due from the computer) a room whose
+listeners are all on one other process lets it go: it is released, its sockets are told to
+reconnect, and they find it there. The Redis path serves the moments in between. A room an
+HTTP call took (a join) and no socket listens to is released at once."""
+
+from __future__ import annotations
+
+from ..cluster import node_of
+from ..protocol import ProtocolError
+from .actor import Room
+from .commands import HandoffCheck
+from .play import computer_level
+
+QUIET = 1.0  # seconds without a command before a room moves
+
+
+def listeners_elsewhere(room: Room) -> str | None:
+    """The one other process that holds every socket of the room (None: a socket is here,
+    there is none, or they are on several processes)."""
+    nodes = {node_of(conn) for conn in [*room.conns, *room.watchers] if conn is not None}
+    if len(nodes) != 1:
+        return None
+    (node,) = nodes
+    return None if node == room.deps.ownership.node else node
+
+
+def release_unheard(room: Room) -> None:
+    """After a command that came over HTTP (a friend joining, a seat moving to another
+    device): a room that no socket listens to is released at once, so that the process its
+    sockets land on takes it, rather than the one the HTTP request happened to reach."""
+    if room.deps.shared and not room.stopped and not room.listened():
+        room.deps.forget(room, True)
+
+
+def schedule(room: Room) -> None:
+    """After each command: a room whose listeners are all elsewhere is looked at again once
+    it has been quiet."""
+    if room.stopped or not room.deps.shared or listeners_elsewhere(room) is None:
+        return
+    room.handoff_generation += 1
+    room.after(QUIET, HandoffCheck(room.handoff_generation))
+
+
+async def check(room: Room, generation: int) -> None:
+    if generation != room.handoff_generation or listeners_elsewhere(room) is None:
+        return  # a command came meanwhile (not quiet), or a listener is here now
+    if computer_level(room) is not None or (room.thinking and not room.thinking.done()):
+        return  # the computer is due: the next quiet moment will do
+    room.deps.counts.handoffs += 1
+    room.deps.forget(room, True)  # released: nobody's, the other process takes it at once
+    await room.close_all(ProtocolError("reconnecting"))

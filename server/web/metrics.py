@@ -1,0 +1,112 @@
+"""``/metrics``: what this process does, in the Prometheus text format (prometheus-client),
+for a deployment to scrape: moves, frames handed to sockets and frames that crossed to
+another process, rooms held, sockets, lease and hub state, the writer's batch sizes and
+latencies. Read at scrape time from the counters the parts keep themselves (a few
+integers each): the hot path pays nothing for it.
+
+Only loopback, or the addresses of ``METRICS_ALLOW_IPS``, may read it (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterator
+
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
+from prometheus_client.registry import Collector
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..cluster import LocalHub, RedisHub
+from ..protocol import MESSAGES_ES
+from ..store.database import SECONDS_BUCKETS, SIZE_BUCKETS, BatchStats
+from .pages import spanish_page
+from .services import Services, services_of, settings_of
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+def _buckets(counts: list[int], bounds: tuple[float, ...], total: int) -> list[tuple[str, float]]:
+    return [(str(b), float(c)) for b, c in zip(bounds, counts, strict=True)] + [
+        ("+Inf", float(total))
+    ]
+
+
+class ProcessMetrics(Collector):
+    """This process's figures, as of the scrape."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
+    def collect(self) -> Iterator[Metric]:
+        s = self.services
+        hub = s.hub
+        local = hub.local if isinstance(hub, RedisHub) else hub
+        assert isinstance(local, LocalHub)
+        counts = s.registry.deps.counts
+        yield CounterMetricFamily("casino_moves", "Moves played in rooms held here", counts.moves)
+        yield CounterMetricFamily(
+            "casino_frames_delivered", "Frames handed to sockets held here", local.delivered
+        )
+        crossed = hub.crossed if isinstance(hub, RedisHub) else 0
+        yield CounterMetricFamily(
+            "casino_frames_crossed", "Frames sent to a socket on another process (Redis)", crossed
+        )
+        lost = hub.lost_frames if isinstance(hub, RedisHub) else 0
+        yield CounterMetricFamily(
+            "casino_frames_lost", "Messages from other processes seen missing", lost
+        )
+        yield CounterMetricFamily(
+            "casino_handoffs", "Rooms given up to the process their sockets land on",
+            counts.handoffs,
+        )  # fmt: skip
+        yield GaugeMetricFamily("casino_rooms_held", "Rooms held here", len(s.registry.rooms))
+        yield GaugeMetricFamily("casino_sockets", "Sockets held here", len(local))
+        yield GaugeMetricFamily(
+            "casino_lease_held", "1 while this process holds its lease", int(s.ownership.held)
+        )
+        yield GaugeMetricFamily(
+            "casino_hub_healthy", "1 while this process reaches the others", int(hub.healthy)
+        )
+        yield from self._writer(s.storage.db.batches)
+
+    def _writer(self, stats: BatchStats) -> Iterator[Metric]:
+        sizes = HistogramMetricFamily("casino_write_batch_jobs", "Jobs per committed batch")
+        sizes.add_metric([], _buckets(stats.sizes, SIZE_BUCKETS, stats.count), stats.jobs)
+        yield sizes
+        seconds = HistogramMetricFamily("casino_write_batch_seconds", "Seconds per batch")
+        seconds.add_metric(
+            [], _buckets(stats.seconds, SECONDS_BUCKETS, stats.count), stats.total_seconds
+        )
+        yield seconds
+
+
+def allowed(host: str | None, allow: str) -> bool:
+    """Loopback, or one of the comma-separated addresses or networks of ``allow``."""
+    if host is None:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if address.is_loopback:
+        return True
+    for item in (part.strip() for part in allow.split(",")):
+        if item and address in ipaddress.ip_network(item, strict=False):
+            return True
+    return False
+
+
+async def metrics(request: Request) -> Response:
+    if not allowed(request.client.host if request.client else None,
+                   settings_of(request).metrics_allow_ips):  # fmt: skip
+        return spanish_page(MESSAGES_ES["not_found"], 404)  # as if it were not there
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(ProcessMetrics(services_of(request)))
+    return Response(generate_latest(registry), media_type=CONTENT_TYPE)
