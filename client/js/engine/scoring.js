@@ -43,6 +43,15 @@ export class HandResult {
   }
 }
 
+/**
+ * Whether `category` (its index in CATEGORIES) can score for a player who began the hand with
+ * `start` points: from 18 on, only categories 1-3 (RULES.md 6).
+ * @param {number} start @param {number} category
+ */
+export function categoryCounts(start, category) {
+  return start < LATE_SCORE || category < 3;
+}
+
 /** Scores a hand whose cards have all been captured (`position.captured`). @param {Position} position */
 export function scoreHand(position) {
   const captured = position.captured;
@@ -53,7 +62,7 @@ export function scoreHand(position) {
   /** @param {number} player @param {number} category @param {number} amount */
   const award = (player, category, amount) => {
     if (amount <= 0) return;
-    if (start[player] >= LATE_SCORE && category >= 3) return;
+    if (!categoryCounts(start[player], category)) return;
     points[player][category] += amount;
     awards.push([player, category, amount]);
   };

@@ -6,7 +6,7 @@
 import { TEN_OF_DIAMONDS, TWO_OF_SPADES } from "./cards.js";
 import { cardOptions, cardOptionsJSON, itemWeights } from "./hints.js";
 import { Table, buildMasks, handWithout } from "./moves.js";
-import { ACE_ORDER, CATEGORY_NAMES_ES, LATE_SCORE } from "./scoring.js";
+import { ACE_ORDER, CATEGORY_NAMES_ES, LATE_SCORE, categoryCounts } from "./scoring.js";
 import { viewFor } from "./view.js";
 
 /** @typedef {import("./cards.js").Card} Card */
@@ -57,16 +57,19 @@ export function handCounts(position, seat) {
 }
 
 /**
- * The events of one move, in order (docs/protocol.md, "Event E").
+ * The events of one move, in order (docs/protocol.md, "Event E"); `computer`: the computer
+ * played it (the seat's own, or for a friend who was away).
  * @param {Step} step @param {number} seat @param {Match} before @param {Match} after
+ * @param {{computer?: boolean}} [options]
  * @returns {Record<string, unknown>[]}
  */
-export function stepEvents(step, seat, before, after) {
+export function stepEvents(step, seat, before, after, { computer = false } = {}) {
   /** @type {Record<string, unknown>[]} */
   const events = [
     {
       kind: "move",
       seat,
+      by: computer ? "computer" : "person",
       move: step.move.toJSON(),
       taken: step.taken.map((c) => c.code),
       limpia: step.limpia,
@@ -86,6 +89,8 @@ export function stepEvents(step, seat, before, after) {
         counts: [handCounts(step.position, 0), handCounts(step.position, 1)],
         scores_before: [...start],
         limited: [start[0] >= LATE_SCORE, start[1] >= LATE_SCORE],
+        // per seat and category: could it score for that seat (RULES.md 6)
+        eligible: [0, 1].map((i) => CATEGORY_NAMES_ES.map((_, k) => categoryCounts(start[i], k))),
         scores: [...result.scores],
         winner: result.winner,
         swept: step.swept.map((c) => c.code),
