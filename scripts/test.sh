@@ -32,15 +32,25 @@ npx --no-install tsc --noEmit -p .
 if [ $# -gt 0 ]; then
     exec .venv/bin/python -m pytest -q "$@"
 fi
-# the whole suite: the browser tests beside the rest (they mostly wait on chromium, the rest
-# mostly on server processes), each its own pytest with its own ports and databases
-browser_log=$(mktemp)
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/browser >"$browser_log" 2>&1 &
+# the whole suite in three pytest processes side by side, each with its own ports, databases
+# and Redis prefixes: the browser tests (they mostly wait on chromium), the cluster's fault
+# tests (they mostly wait on leases running out) and the rest
+cluster=(tests/server/test_ownership.py tests/server/test_cluster.py
+         tests/server/test_deploy_cluster.py tests/server/test_watchers_cluster.py)
+ignored=()
+for path in tests/browser "${cluster[@]}"; do ignored+=("--ignore=$path"); done
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+.venv/bin/python -m pytest -q -p no:cacheprovider tests/browser >"$logs/browser" 2>&1 &
 browser=$!
+.venv/bin/python -m pytest -q -p no:cacheprovider "${cluster[@]}" >"$logs/cluster" 2>&1 &
+faults=$!
 status=0
-.venv/bin/python -m pytest -q --ignore=tests/browser || status=$?
+.venv/bin/python -m pytest -q -p no:cacheprovider "${ignored[@]}" || status=$?
+wait "$faults" || status=$?
 wait "$browser" || status=$?
+echo "--- the cluster's fault tests: ${cluster[*]}"
+cat "$logs/cluster"
 echo "--- tests/browser"
-cat "$browser_log"
-rm -f "$browser_log"
+cat "$logs/browser"
 exit "$status"

@@ -9,7 +9,7 @@ where a missing service fails them."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,14 @@ import pytest
 from tests.support.clusterkit import Cluster
 from tests.support.dbkit import Backend, Database, PostgresBackend, SqliteBackend
 from tests.support.services import client_dir, skip_unless_there
-from tests.support.srvkit import ServerProc
+from tests.support.srvkit import ServerProc, close_left_open
+
+
+@pytest.fixture(autouse=True)
+async def no_socket_left_open() -> AsyncIterator[None]:
+    """Every websocket a test opened is closed when it ends (tests/support/srvkit.py)."""
+    yield
+    await close_left_open()
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgres"])

@@ -36,6 +36,7 @@ COMPOSE = ROOT / "docker-compose.yml"
 HAPROXY_CFG = ROOT / "deploy" / "haproxy.cfg"
 CLUSTER = {"postgres", "redis", "casino-a", "casino-b", "haproxy"}
 GAMES = ("casino-a", "casino-b")
+BACKENDS = ("games", "rooms")
 
 postgres_only = pytest.mark.parametrize("backend", ["postgres"], indirect=True)
 
@@ -404,7 +405,8 @@ def test_haproxy_checks_the_health_of_each_process(cluster: tuple[Front, list[Se
         assert time.monotonic() < deadline, [p.read_log()[-2000:] for p in procs]
         time.sleep(0.05)
     procs[0].stop()
-    while "is DOWN" not in front.log_path.read_text():
+    # each backend checks on its own: the process is out of both (HTTP and the rooms' sockets)
+    while not all(f"{b}/casino-a is DOWN" in front.log_path.read_text() for b in BACKENDS):
         assert time.monotonic() < deadline, front.log_path.read_text()
         time.sleep(0.05)
     probe = secrets.token_hex(4)

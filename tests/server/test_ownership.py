@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import asyncpg
@@ -40,23 +40,11 @@ def moves_of(cluster: Cluster, room_id: str) -> int:
     return int(cluster.db.rows("select count(*) from moves where room_id = ?", room_id)[0][0])
 
 
-MADE: list[Player] = []  # every player of the test, closed at its end
-
-
-@pytest.fixture(autouse=True)
-async def close_players() -> AsyncIterator[None]:
-    yield
-    for player in MADE:
-        await player.drop()
-    MADE.clear()
-
-
 async def seats(cluster: Cluster, first: int, second: int) -> tuple[str, list[Player]]:
     """A friend room whose seat 0 says hello on process ``first`` and seat 1 on
     ``second`` (seat 0 first: its process takes the room)."""
     a, b = cluster[first].friend_room()
     players = [Player(cluster, a["token"], first), Player(cluster, b["token"], second)]
-    MADE.extend(players)
     for player in players:
         await player.connect()
     return a["room"], players
@@ -229,7 +217,6 @@ async def test_a_row_lock_left_by_a_stopped_peer_fails_the_claim_fast(
     finally:
         await con.close()
     player = Player(cluster, a["token"], 1)
-    MADE.append(player)
     await player.connect()  # the lock gone, the seat is served
 
 
@@ -323,16 +310,22 @@ async def test_the_answer_to_a_commit_lost_is_stored_once_and_told_once(
     stored move's seq: stored once, told once."""
     db = pg.database(tmp_path)
     proxy = Proxy(5432)
+    server = ServerProc(tmp_path, {"DATABASE_URL": proxy.url_for(db.url)}, db)
     try:
         cluster = Cluster(tmp_path, db, "")
-        server = ServerProc(tmp_path, {"DATABASE_URL": proxy.url_for(db.url)}, db).start()
+        server.start()
         cluster.procs.append(server)
         room = server.computer_room("facil")
         player = Player(cluster, room["token"])
-        MADE.append(player)
         await player.connect()
-        await play_rooms([player], lambda: moves_of(cluster, room["room"]) >= 6, 30)
-        await until(lambda: my_turn(player.view), 10, "my turn")
+        # played on until its own turn (its view moves only while it reads)
+        await play_rooms(
+            [player],
+            lambda: moves_of(cluster, room["room"]) >= 6
+            and my_turn(player.view)
+            and player.pending is None,
+            30,
+        )
         proxy.trap_commit()
         await play_rooms([player], lambda: proxy.trapped.is_set() and player.pending is None, 40)
         move_id = f"{player.token[:6]}-{player.counter}"
@@ -343,8 +336,8 @@ async def test_the_answer_to_a_commit_lost_is_stored_once_and_told_once(
         assert player.closes >= 1  # the room stopped: whether it was stored, it could not know
         await play_rooms([player], lambda: moves_of(cluster, room["room"]) >= 14, 30)
         check_nothing_lost_nothing_doubled(db, room["room"], [player])
-        server.stop()
     finally:
+        server.stop()
         proxy.close()
 
 

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import signal
 import subprocess
@@ -43,12 +44,15 @@ class Cluster:
     redis_url: str
     env: dict[str, str] = field(default_factory=dict)
     procs: list[ServerProc] = field(default_factory=list)
+    # its own channels and keys in the shared Redis: clusters of tests run side by side
+    prefix: str = field(default_factory=lambda: f"casino-test-{secrets.token_hex(4)}")
 
     def start(self, n: int, only: dict[int, dict[str, str]] | None = None) -> Cluster:
         """Starts ``n`` processes (``only``: more settings for some of them, by index)."""
         for i in range(len(self.procs), len(self.procs) + n):
             proc_env = {
                 "REDIS_URL": self.redis_url,
+                "REDIS_PREFIX": self.prefix,
                 "NODE_NAME": f"p{i}",
                 "LEASE_SECONDS": LEASE,
                 "WS_RATE": "5000",

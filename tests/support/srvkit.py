@@ -4,6 +4,7 @@ that records every message it receives. No mocks of our code."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import resource
@@ -14,7 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 import websockets
@@ -88,6 +89,7 @@ class ServerProc:
         deadline = time.monotonic() + 60  # a busy machine starts Python slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                self.proc = None
                 raise RuntimeError(f"server exited: {self.read_log()}")
             try:
                 if httpx.get(f"{self.base}/healthz", timeout=1).status_code == 200:
@@ -95,6 +97,7 @@ class ServerProc:
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
+        self.stop()  # never left running behind a failed start
         raise RuntimeError(f"server did not start: {self.read_log()}")
 
     def _lower_file_limit(self) -> None:
@@ -158,8 +161,10 @@ class Client:
     """One websocket connection; ``log`` keeps every message received."""
 
     made = 0
+    open_now: ClassVar[set[Client]] = set()  # every client not closed yet (close_left_open)
 
     def __init__(self, ws: Any, token: str | None = None) -> None:
+        Client.open_now.add(self)
         self.ws = ws
         self.token = token
         self.log: list[dict[str, Any]] = []
@@ -189,7 +194,7 @@ class Client:
             welcome = await client.recv()
             assert welcome["type"] == "welcome", welcome
         except BaseException:
-            await client.ws.close()  # never left open behind a failed hello
+            await client.close()  # never left open behind a failed hello
             raise
         return client, welcome
 
@@ -204,7 +209,7 @@ class Client:
             welcome = await client.recv()
             assert welcome["type"] == "watching", welcome
         except BaseException:
-            await client.ws.close()
+            await client.close()
             raise
         return client, welcome
 
@@ -253,7 +258,19 @@ class Client:
         )
 
     async def close(self) -> None:
+        Client.open_now.discard(self)
         await self.ws.close()
+
+
+async def close_left_open() -> None:
+    """Closes every client a test left open, at its end: a socket is never left to the
+    garbage collector, whose ResourceWarning (an error here) would fail whichever test ran
+    then."""
+    for client in list(Client.open_now):
+        with contextlib.suppress(Exception):  # its server may be gone already
+            await asyncio.wait_for(client.close(), TIMEOUT)
+        client.ws.transport.abort()  # closed, or given up on: either way, let go
+    Client.open_now.clear()
 
 
 def split_frame(frame: dict[str, Any]) -> list[dict[str, Any]]:
