@@ -65,11 +65,19 @@ const nav = {
 // online table is up (never before it: a first visit fetches only what la mesa needs)
 let kitReady = false;
 
+/** The kit is kept: said on <html> (data-sin-conexion="lista") and to la mesa's offer. */
+function kitKept() {
+  if (kitReady) return;
+  kitReady = true;
+  document.documentElement.dataset.sinConexion = "lista";
+  if (running && !running.local) running.render();
+}
+
 async function checkKit() {
   try {
-    kitReady = Boolean(window.caches && await caches.match("/"));
+    if (window.caches && await caches.match("/")) kitKept();
   } catch {
-    kitReady = false;
+    // no Cache Storage here: no offline game offered mid-game
   }
 }
 
@@ -80,11 +88,14 @@ function askForKit() {
 }
 
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.addEventListener("message", (event) => {
-    if (event.data && event.data.type === "offline-kit-ready") kitReady = true;
-  });
+  // onmessage (not addEventListener) also starts the worker's messages to this page
+  navigator.serviceWorker.onmessage = (event) => {
+    if (event.data && event.data.type === "offline-kit-ready") kitKept();
+  };
 }
 checkKit();
+// the device went offline: la mesa may offer the offline game (once the kit is known kept)
+window.addEventListener("offline", () => checkKit());
 
 // ------------------------------------------------------------------ la mesa
 

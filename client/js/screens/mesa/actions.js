@@ -22,11 +22,28 @@ function button(label, onclick, extra = "") {
   return h("button", { type: "button", class: "btn action " + extra, onclick }, label);
 }
 
-/** The actions bar under the hand. */
+/** With the connection gone a while: the computer with no server, in a new game of this
+ * device's (this one waits for the signal). */
+export function offlineOffer(g) {
+  if (!g.offersOffline()) return null;
+  const level = (key, label) => h("button", { type: "button", class: "btn offline-play", "data-offline-level": key,
+    onclick: () => g.app.offline.play(key) }, label);
+  return h("div", { class: "offline-offer", role: "group", "aria-labelledby": "offline-offer-text" },
+    h("p", { id: "offline-offer-text" }, "¿Se fue la señal? Mientras vuelve, juega con la computadora sin conexión. Esta partida te espera aquí."),
+    h("div", { class: "button-row" }, level("facil", "Sin conexión: Fácil"), level("normal", "Sin conexión: Normal")));
+}
+
+/** The actions bar under the hand (while the connection is gone a while, the offer to
+ * play offline instead: nothing can be played here until it is back). */
 export function actionsBar(g) {
   const v = g.view;
   const bar = h("div", { class: "actions", role: "group", "aria-label": "Jugadas" });
   const line = (text) => h("p", { class: "hint-line" }, text);
+  const offer = offlineOffer(g);
+  if (offer) {
+    bar.append(offer);
+    return bar;
+  }
   if (v.status === "finished") {
     const asked = v.rematch && v.rematch[v.seat];
     const wanted = v.rematch && v.rematch[1 - v.seat];

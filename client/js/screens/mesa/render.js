@@ -89,17 +89,6 @@ function hand(g, my) {
   return el;
 }
 
-/** With the connection gone a while: the computer with no server, in a new game of this
- * device's (this one waits for the signal). */
-function offlineOffer(g) {
-  if (!g.offersOffline()) return null;
-  const level = (key, label) => h("button", { type: "button", class: "btn offline-play", "data-offline-level": key,
-    onclick: () => g.app.offline.play(key) }, label);
-  return h("div", { class: "offline-offer", role: "group", "aria-labelledby": "offline-offer-text" },
-    h("p", { id: "offline-offer-text" }, "¿Se fue la señal? Mientras vuelve, juega con la computadora sin conexión. Esta partida te espera aquí."),
-    h("div", { class: "button-row" }, level("facil", "Sin conexión: Fácil"), level("normal", "Sin conexión: Normal")));
-}
-
 function mesa(g) {
   const v = g.view;
   const my = myTurn(v);
@@ -117,7 +106,7 @@ function mesa(g) {
       : my ? "Te toca jugar" : `Le toca a ${opponentName(v)}…`);
   const status = h("div", { class: "status-lines" }, last, turn,
     g.sel.error ? h("p", { class: "error-line" }, g.sel.error) : null,
-    g.notice.line(), offlineOffer(g));
+    g.notice.line());
   return h("section", {
     class: "mesa" + (g.hints ? " hints-on" : "") + (g.sel.selected ? " choosing" : "") +
       (g.sel.mode === "build" ? " building" : ""),
