@@ -7,7 +7,9 @@ playable once the network is back. Then the offer when the network goes mid onli
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +17,11 @@ from playwright.sync_api import Page
 
 from tests.support.a11y import assert_no_violations
 from tests.support.browserkit import LANDSCAPE, PHONE, Player, assert_fits, offered_actions
+from tests.support.srvkit import ServerProc
 
 pytestmark = pytest.mark.browser
+
+CLIENT = Path(__file__).resolve().parents[2] / "client"
 
 MakePlayer = Callable[..., Player]
 
@@ -214,3 +219,34 @@ def test_the_network_gone_mid_game_offers_the_computer_offline(make_player: Make
     page.wait_for_selector(f".mesa[data-seq='{online['seq']}']")
     me.wait_turn_or_sheet()
     assert table_state(page)["hand"] == online["hand"]
+
+
+UPDATED = """async (mark) => {
+  const keys = await caches.keys();
+  const kept = await caches.match('/static/js/engine/worker.js');
+  return keys.length === 1 && Boolean(kept) && (await kept.text()).includes(mark);
+}"""
+
+
+def test_an_engine_update_reaches_the_installed_app_at_its_next_start(
+    make_player: MakePlayer, tmp_path: Path
+) -> None:
+    client = tmp_path / "client"
+    shutil.copytree(CLIENT, client)
+    server = ServerProc(tmp_path, {"CLIENT_DIR": str(client)}).start()
+    try:
+        me = make_player(base=server.base)
+        install(me)
+        page = me.page
+        worker = client / "js" / "engine" / "worker.js"
+        mark = "// the engine, updated"
+        worker.write_text(worker.read_text(encoding="utf-8") + mark + "\n", encoding="utf-8")
+        page.goto(server.base + "/")  # the app's next start: its service worker is updated
+        page.wait_for_function(UPDATED, arg=mark, polling=100)
+        me.context.set_offline(True)
+        page.goto(server.base + "/")  # back at the online table, which offers the computer
+        page.click(".offline-offer button[data-offline-level='facil']")
+        page.wait_for_function(TURN_OR_SHEET)
+        play_turn_by_clicks(page, keyboard=False)
+    finally:
+        server.stop()

@@ -17,7 +17,9 @@ const MAX_THINK_MS = 700; // the computer's pause before its move (never longer 
 /** The engine worker, answering `{id, op, ...}` with `{id, ...}` as promises. */
 class Engine {
   constructor(onBroken) {
-    this.worker = new Worker(WORKER_URL, { type: "module" });
+    // the one js/early.js started while the page loaded, when an offline game was going
+    this.worker = window.casinoEarlyEngine || new Worker(WORKER_URL, { type: "module" });
+    window.casinoEarlyEngine = null;
     this.next = 1;
     this.waiting = new Map();
     this.worker.onmessage = (event) => {

@@ -90,7 +90,7 @@ export class Mesa extends LiveTable {
   /** Whether la mesa offers the computer with no server now: the connection has been gone
    * a while (or the device says it is offline) and this device can play offline. */
   offersOffline() {
-    return !this.local && this.status === "reconnecting" && Boolean(this.view) &&
+    return !this.local && this.status === "reconnecting" &&
       (this.attempt > 2 || navigator.onLine === false) && Boolean(this.app.offline?.available());
   }
 
