@@ -184,3 +184,22 @@ def test_node_parses_it(path: Path) -> None:
         check=False,
     )
     assert answer.returncode == 0, answer.stderr.decode()
+
+
+def test_the_offline_kit_is_every_module_the_engine_worker_loads() -> None:
+    """sw.js `KIT` (fetched after the first online table) is exactly the worker's graph, and
+    none of it is in `SHELL` (fetched at install, before any table)."""
+    sw = (CLIENT / "sw.js").read_text(encoding="utf-8")
+    kit = re.search(r"const KIT = \[(.*?)\];", sw, re.S)
+    shell = re.search(r"const SHELL = \[(.*?)\];", sw, re.S)
+    assert kit is not None and shell is not None
+    kept = set(re.findall(r"\"(/static/[^\"]+)\"", kit.group(1)))
+    edges = graph()
+    loaded, todo = set(), [(JS / "engine" / "worker.js").resolve()]
+    while todo:
+        module = todo.pop()
+        if module not in loaded:
+            loaded.add(module)
+            todo.extend(edges.get(module, []))
+    assert kept == {"/static/" + str(m.relative_to(CLIENT)) for m in loaded}
+    assert not kept & set(re.findall(r"\"(/static/[^\"]+)\"", shell.group(1)))
