@@ -70,7 +70,9 @@ function kitKept() {
   if (kitReady) return;
   kitReady = true;
   document.documentElement.dataset.sinConexion = "lista";
-  if (running && !running.local) running.render();
+  // drawn again only when the offer now shows (a table redrawn at any other moment would
+  // lose what the player is doing)
+  if (running && running.offersOffline?.()) running.render();
 }
 
 async function checkKit() {
