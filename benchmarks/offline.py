@@ -55,13 +55,13 @@ CLIENT = ROOT / "client"
 
 # Normal against Normal in the worker (and the same requests answered on the main thread)
 DECISIONS = """async ([matches, mainThread]) => {
-  const worker = new Worker('/static/js/engine/worker.js', {type: 'module'});
+  const worker = new Worker('/static/js/play/worker.js', {type: 'module'});
   let next = 1;
   const waiting = new Map();
   worker.onmessage = (e) => { waiting.get(e.data.id)(e.data); waiting.delete(e.data.id); };
   const ask = (req) => new Promise((ok) => { const id = next++; waiting.set(id, ok);
     worker.postMessage({id, ...req}); });
-  const local = mainThread ? await import('/static/js/engine/worker.js') : null;
+  const local = mainThread ? await import('/static/js/play/worker.js') : null;
   const inWorker = [], onPage = [];
   for (let m = 0; m < matches; m++) {
     const seed = 'bench-' + m;

@@ -58,12 +58,12 @@ const SHELL = [
   "/static/icons/icon-192.png",
 ];
 
-// the Web Worker's modules (client/js/engine/worker.js and what it imports), fetched after
+// the Web Worker's modules (client/js/play/worker.js and what it imports), fetched after
 // the first online table; "/" (the page) is kept last: its presence says the kit is whole
 const KIT = [
-  "/static/js/engine/worker.js",
-  "/static/js/engine/games.js",
-  "/static/js/engine/requests.js",
+  "/static/js/play/worker.js",
+  "/static/js/play/games.js",
+  "/static/js/play/requests.js",
   "/static/js/engine/cards.js",
   "/static/js/engine/errors.js",
   "/static/js/engine/hints.js",

@@ -6,7 +6,7 @@
   try {
     var current = JSON.parse(window.localStorage.getItem("casino.sinConexion") || "null");
     if (current && current.active && typeof Worker === "function") {
-      window.casinoEarlyEngine = new Worker("/static/js/engine/worker.js", { type: "module" });
+      window.casinoEarlyEngine = new Worker("/static/js/play/worker.js", { type: "module" });
     }
   } catch (error) {
     // no storage, no module workers: la mesa starts its own worker, or says it cannot

@@ -223,7 +223,7 @@ def test_the_network_gone_mid_game_offers_the_computer_offline(make_player: Make
 
 UPDATED = """async (mark) => {
   const keys = await caches.keys();
-  const kept = await caches.match('/static/js/engine/worker.js');
+  const kept = await caches.match('/static/js/play/worker.js');
   return keys.length === 1 && Boolean(kept) && (await kept.text()).includes(mark);
 }"""
 
@@ -238,7 +238,7 @@ def test_an_engine_update_reaches_the_installed_app_at_its_next_start(
         me = make_player(base=server.base)
         install(me)
         page = me.page
-        worker = client / "js" / "engine" / "worker.js"
+        worker = client / "js" / "play" / "worker.js"
         mark = "// the engine, updated"
         worker.write_text(worker.read_text(encoding="utf-8") + mark + "\n", encoding="utf-8")
         page.goto(server.base + "/")  # the app's next start: its service worker is updated

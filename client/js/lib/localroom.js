@@ -1,7 +1,7 @@
 // A game against the computer with no server: it stands where the websocket stands
 // (the same open/send/close as connection.js) and answers la mesa with the server's own
 // frames (docs/protocol.md: welcome, events, error), built from what the engine's Web Worker
-// says (client/js/engine/worker.js: `game`, `game_play`, `game_computer`). Each move is kept
+// says (client/js/play/worker.js: `game`, `game_play`, `game_computer`). Each move is kept
 // in IndexedDB (localstore.js) before la mesa hears of it, so a reload finds the game where
 // it was. The player is seat 0; the computer, seat 1.
 
@@ -9,7 +9,7 @@ import { reducedMotion } from "./dom.js";
 import { loadLocalGame, newSeed, saveLocalGame } from "./localstore.js";
 import { loadAnimMs, loadName } from "./store.js";
 
-export const WORKER_URL = "/static/js/engine/worker.js";
+export const WORKER_URL = "/static/js/play/worker.js";
 const ME = 0;
 const COMPUTER = 1;
 const MAX_THINK_MS = 700; // the computer's pause before its move (never longer than the Menú's speed)

@@ -5,13 +5,13 @@
 // between requests but a cache of the last match replayed.
 
 import { chooseForPosition, isLevel } from "../ai/index.js";
-import { EngineError, IllegalMove, NotationError } from "./errors.js";
-import { Match } from "./match.js";
-import { Move } from "./moves.js";
-import { get, isDict, pyRepr } from "./pyrepr.js";
-import { seatView, stepEvents } from "./views.js";
+import { EngineError, IllegalMove, NotationError } from "../engine/errors.js";
+import { Match } from "../engine/match.js";
+import { Move } from "../engine/moves.js";
+import { get, isDict, pyRepr } from "../engine/pyrepr.js";
+import { seatView, stepEvents } from "../engine/views.js";
 
-/** @typedef {import("./moves.js").MoveJSON} MoveJSON */
+/** @typedef {import("../engine/moves.js").MoveJSON} MoveJSON */
 /** @typedef {Record<string, unknown>} Answer */
 
 /** @typedef {{seed: string, computer: number | null, texts: string[], match: Match, events: Record<string, unknown>[], lastMove: Record<string, unknown> | null}} Replayed */
