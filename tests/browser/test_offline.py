@@ -250,3 +250,107 @@ def test_an_engine_update_reaches_the_installed_app_at_its_next_start(
         play_turn_by_clicks(page, keyboard=False)
     finally:
         server.stop()
+
+
+# a whole match played by Normal on both seats in the engine's worker, its moves but the
+# last; the first seed whose last move is the computer's (seat 1) is kept
+NEAR_THE_END = """async () => {
+  const worker = new Worker('/static/js/play/worker.js', {type: 'module'});
+  let next = 1;
+  const waiting = new Map();
+  worker.onmessage = (e) => { waiting.get(e.data.id)(e.data); waiting.delete(e.data.id); };
+  const ask = (req) => new Promise((ok) => { const id = next++; waiting.set(id, ok);
+    worker.postMessage({id, ...req}); });
+  for (let n = 0; n < 20; n++) {
+    const seed = 'revancha-' + n;
+    let moves = [];
+    let seat = 0;
+    for (;;) {
+      const view = (await ask({op: 'game', seed, moves, seat: 0})).view;
+      if (view.status === 'finished') break;
+      seat = view.turn;
+      const chosen = await ask({op: 'game_computer', seed, moves, level: 'normal'});
+      moves = (await ask({op: 'game_play', seed, moves, move: chosen.move, seat})).moves;
+    }
+    if (seat === 1) {
+      worker.terminate();
+      return {seed, moves: moves.slice(0, -1)};
+    }
+  }
+  worker.terminate();
+  return null;
+}"""
+
+KEEP_GAME = """async (game) => {
+  const db = await new Promise((ok, fail) => {
+    const open = indexedDB.open('casino', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('partidas', {keyPath: 'id'});
+    open.onsuccess = () => ok(open.result);
+    open.onerror = () => fail(open.error);
+  });
+  await new Promise((ok, fail) => {
+    const tx = db.transaction('partidas', 'readwrite');
+    tx.objectStore('partidas').put(game);
+    tx.oncomplete = ok;
+    tx.onerror = () => fail(tx.error);
+  });
+  db.close();
+  localStorage.setItem('casino.sinConexion', JSON.stringify({id: game.id, active: true}));
+}"""
+
+READ_GAME = """async (id) => {
+  const db = await new Promise((ok) => { const o = indexedDB.open('casino', 1);
+    o.onsuccess = () => ok(o.result); });
+  const game = await new Promise((ok) => { const r = db.transaction('partidas')
+    .objectStore('partidas').get(id); r.onsuccess = () => ok(r.result); });
+  db.close();
+  return game;
+}"""
+
+
+def test_an_offline_match_ends_with_the_sheet_and_a_rematch_on_a_new_seed(
+    make_player: MakePlayer,
+) -> None:
+    me = make_player(viewport=PHONE)
+    install(me)
+    page = me.page
+    near = page.evaluate(NEAR_THE_END)
+    assert near is not None, "no seed of twenty ends on the computer's move"
+    now = page.evaluate("() => Date.now()")
+    game = {
+        "id": "local-prueba",
+        "level": "normal",
+        "seed": near["seed"],
+        "moves": near["moves"],
+        "match": 1,
+        "seqBase": 0,
+        "scores": [0, 0],
+        "status": "playing",
+        "winner": None,
+        "myTurn": False,
+        "created": now,
+        "updated": now,
+    }
+    page.evaluate(KEEP_GAME, game)
+    me.context.set_offline(True)
+    page.goto(me.base + "/")  # the app opens at that game; the computer plays the last move
+    sheet = page.locator("dialog.sheet.final[open]")
+    sheet.wait_for()
+    assert page.locator("dialog.sheet.final .btn.replay").count() == 0  # the server's alone
+    assert page.locator(".actions .btn.replay").count() == 0
+    assert "null" not in page.locator(".actions").inner_text()
+    assert_no_violations(page, "the final sheet of an offline match")
+    me.screenshot("sin-conexion-final-360x740")
+    last_seq = int(page.locator(".mesa").get_attribute("data-seq") or "0")
+    assert last_seq == len(near["moves"]) + 1
+    page.click("dialog.sheet.final button.rematch")
+    page.wait_for_function(
+        "(s) => Number(document.querySelector('.mesa').dataset.seq) > s", arg=last_seq
+    )
+    page.wait_for_function(TURN_OR_SHEET)  # the computer may lead the new match
+    assert page.locator("dialog.sheet[open]").count() == 0
+    kept = page.evaluate(READ_GAME, "local-prueba")
+    assert kept["match"] == 2 and len(kept["moves"]) <= 1 and kept["status"] == "playing"
+    assert kept["seqBase"] == last_seq + 1
+    assert kept["seed"] != near["seed"] and len(kept["seed"]) == 22  # the device's, 128 bits
+    assert kept["scores"] == [0, 0]

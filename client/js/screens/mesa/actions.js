@@ -52,8 +52,8 @@ export function actionsBar(g) {
       "aria-disabled": asked ? "true" : null, onclick: () => { if (!asked) g.rematch(); } },
     asked ? `Esperando a ${opponentName(v)}…` : "Revancha"),
     // a game with no server has no replay (the server keeps those)
-    g.local ? null : h("button", { type: "button", class: "btn replay",
-      onclick: () => g.app.openReplay(g.session.token, v.match) }, "Ver la repetición"));
+    ...(g.local ? [] : [h("button", { type: "button", class: "btn replay",
+      onclick: () => g.app.openReplay(g.session.token, v.match) }, "Ver la repetición")]));
     return bar;
   }
   const code = g.sel.selected;
