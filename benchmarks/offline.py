@@ -91,6 +91,10 @@ TIMELINE = """() => performance.getEntriesByType('resource')
     Math.round(e.responseEnd)])"""
 
 
+MARKS = """() => Object.fromEntries(performance.getEntriesByType('mark')
+  .map(m => [m.name, m.startTime]))"""
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -156,6 +160,7 @@ def opens(browser: Any, base: str, times: int) -> None:
     page.wait_for_selector(".mesa[data-my-turn='true'][data-busy='false']")
     context.set_offline(True)
     found = []
+    marks: list[dict[str, float]] = []
     for _ in range(times):
         page.close()
         page = context.new_page()
@@ -164,7 +169,12 @@ def opens(browser: Any, base: str, times: int) -> None:
         found.append(float(page.evaluate("() => performance.now()")))
         if os.environ.get("BENCH_DEBUG"):  # where the time went: each file's start and end
             print(page.evaluate(TIMELINE))
+        marks.append(page.evaluate(MARKS))
     context.close()
+    for name in ("casino-boot", "casino-game-read", "casino-engine-answered"):
+        at = [m[name] for m in marks if name in m]
+        if at:
+            print(f"  {name}: median {statistics.median(at):.0f} ms after the navigation began")
     shown = ", ".join(f"{ms:.0f}" for ms in found)
     worst = max(found)
     print(

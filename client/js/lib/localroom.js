@@ -69,12 +69,14 @@ export class LocalRoom {
     this.engine = new Engine(() => this.broken());
     this.then(async () => {
       this.game = await loadLocalGame(this.session.local);
+      performance.mark("casino-game-read");
       if (!this.game) {
         this.handlers.onFatal("local_unknown", "Esa partida ya no está en este dispositivo.");
         return;
       }
       const answer = await this.ask({ op: "game", seat: ME });
       if (!answer) return;
+      performance.mark("casino-engine-answered");
       this.handlers.onStatus("online", 0);
       this.handlers.onMessage({ type: "welcome", room: this.game.id, seat: ME, seq: this.seq(),
         view: this.fullView(answer.view), events: [] });
