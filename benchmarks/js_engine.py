@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/js_engine.py            # bytes, and 20 matches of timings
     nice -n 19 .venv/bin/python benchmarks/js_engine.py --matches 60
 
-- Bytes: every module the offline game's worker loads (client/js/engine/worker.js and what
+- Bytes: every module the offline game's worker loads (client/js/play/worker.js and what
   it imports, followed from its import lines), each file raw and gzip-compressed as the
   server sends it (gzip level 9, Starlette's GZipMiddleware default), and the sum; against
   the goal of issue 18 (60 KB compressed).
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from server.ai import choose_for_position  # noqa: E402
 from server.engine import Position  # noqa: E402
 
-ENTRY = ROOT / "client" / "js" / "engine" / "worker.js"
+ENTRY = ROOT / "client" / "js" / "play" / "worker.js"
 GOAL_BYTES = 60 * 1024
 GOAL_P99_MS = 50.0
 IMPORT = re.compile(r"""^\s*(?:import|export)\b[^'"]*?from\s+["'](\.[^"']+)["']""", re.M)

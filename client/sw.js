@@ -1,6 +1,9 @@
 // The service worker (served at /sw.js so it controls the whole site): keeps the client's
 // files so the page opens at once, refreshes them in the background, and shows a Spanish
 // page when the server cannot be reached. It never touches /api/ or the websocket.
+// What a game with no server needs (KIT: the engine and the players, and the page itself)
+// is fetched only when the page asks for it, once its first online table is up; from then
+// on, a page that cannot reach the server opens the app from here (Jugar sin conexión).
 
 const VERSION = "casino-dev"; // the server puts a digest of the client here
 // the files la mesa needs: every module app.js loads (tests/browser/test_client_modules.py
@@ -11,9 +14,12 @@ const SHELL = [
   "/static/js/offline.js",
   "/static/css/casino.css",
   "/static/js/app.js",
+  "/static/js/early.js",
   "/static/js/lib/api.js",
   "/static/js/lib/connection.js",
   "/static/js/lib/dom.js",
+  "/static/js/lib/localroom.js",
+  "/static/js/lib/localstore.js",
   "/static/js/lib/store.js",
   "/static/js/ui/cards.js",
   "/static/js/ui/notice.js",
@@ -27,6 +33,7 @@ const SHELL = [
   "/static/js/screens/inicio.js",
   "/static/js/screens/invitation.js",
   "/static/js/screens/live.js",
+  "/static/js/screens/localgames.js",
   "/static/js/screens/mygames.js",
   "/static/js/screens/pages.js",
   "/static/js/screens/replay.js",
@@ -36,6 +43,7 @@ const SHELL = [
   "/static/js/screens/mesa/focus.js",
   "/static/js/screens/mesa/handsheet.js",
   "/static/js/screens/mesa/intents.js",
+  "/static/js/screens/mesa/local.js",
   "/static/js/screens/mesa/mesa.js",
   "/static/js/screens/mesa/names.js",
   "/static/js/screens/mesa/presence.js",
@@ -50,8 +58,59 @@ const SHELL = [
   "/static/icons/icon-192.png",
 ];
 
+// the Web Worker's modules (client/js/play/worker.js and what it imports), fetched after
+// the first online table; "/" (the page) is kept last: its presence says the kit is whole
+const KIT = [
+  "/static/js/play/worker.js",
+  "/static/js/play/games.js",
+  "/static/js/play/requests.js",
+  "/static/js/engine/cards.js",
+  "/static/js/engine/errors.js",
+  "/static/js/engine/hints.js",
+  "/static/js/engine/match.js",
+  "/static/js/engine/moves.js",
+  "/static/js/engine/position.js",
+  "/static/js/engine/pyrepr.js",
+  "/static/js/engine/refusals.js",
+  "/static/js/engine/scoring.js",
+  "/static/js/engine/sha256.js",
+  "/static/js/engine/view.js",
+  "/static/js/engine/views.js",
+  "/static/js/ai/index.js",
+  "/static/js/ai/facil.js",
+  "/static/js/ai/normal.js",
+  "/static/js/ai/rng.js",
+];
+const PAGE = "/";
+
+/** Fetches the kit into `cache` (fresh from the server, not the HTTP cache), then the page. */
+async function keepKit(cache) {
+  await cache.addAll(KIT.map((url) => new Request(url, { cache: "reload" })));
+  const page = await fetch(new Request(PAGE, { cache: "reload" }));
+  if (page.ok) await cache.put(PAGE, page);
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(VERSION).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil((async () => {
+    const cache = await caches.open(VERSION);
+    await cache.addAll(SHELL);
+    // an installed app that could play offline: the new engine comes with the new version
+    let hadKit = false;
+    for (const key of await caches.keys()) {
+      if (key !== VERSION && await (await caches.open(key)).match(PAGE)) hadKit = true;
+    }
+    if (hadKit) await keepKit(cache).catch(() => undefined);
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  if (!event.data || event.data.type !== "offline-kit") return;
+  event.waitUntil((async () => {
+    const cache = await caches.open(VERSION);
+    if (!(await cache.match(PAGE))) await keepKit(cache);
+    event.source?.postMessage({ type: "offline-kit-ready" });
+  })().catch(() => undefined));
 });
 
 self.addEventListener("activate", (event) => {
@@ -62,13 +121,15 @@ self.addEventListener("activate", (event) => {
 });
 
 /** Pages (/, /j/…, /r/…, /v/…): from the network (index.html is 1 KB; the address matters to
- * the app), the offline page when the server cannot be reached. */
+ * the app); when the server cannot be reached, the app kept with the kit, else the offline
+ * page. */
 async function page(request) {
   try {
     return await fetch(request);
   } catch {
     const cache = await caches.open(VERSION);
-    return (await cache.match("/static/offline.html")) ||
+    // with the kit kept, the app itself: it opens the offline game, or offers one
+    return (await cache.match(PAGE)) || (await cache.match("/static/offline.html")) ||
       new Response("<!doctype html><meta charset=utf-8><p>No hay conexión.</p>",
         { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
   }
@@ -78,6 +139,8 @@ async function page(request) {
 async function file(request, event) {
   const cache = await caches.open(VERSION);
   const kept = await cache.match(request);
+  // with no network, no refresh to try: the kept file at once (the app opens offline sooner)
+  if (kept && self.navigator.onLine === false) return kept;
   const fresh = fetch(request).then((answer) => {
     if (answer.ok) cache.put(request, answer.clone());
     return answer;

@@ -8,8 +8,12 @@ import { announce, h } from "./lib/dom.js";
 import {
   clearSession, forgetSeat, loadSession, saveSession, seatForInvite, seatFrom,
 } from "./lib/store.js";
+import {
+  loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
+} from "./lib/localstore.js";
 import { inicioScreen } from "./screens/inicio.js";
 import { invitationScreen } from "./screens/invitation.js";
+import { LocalMesa } from "./screens/mesa/local.js";
 import { Mesa } from "./screens/mesa/mesa.js";
 import { messagePage, readingScreen } from "./screens/pages.js";
 import { replayScreen } from "./screens/replay.js";
@@ -51,7 +55,49 @@ const nav = {
   join: (invite) => showJoin(invite),
   page: (which) => showPage(which),
   replay: (token, match) => openReplay(token, match),
+  local: (level) => startNewLocal(level),
+  openLocal: (id) => startLocal(id),
 };
+
+// ------------------------------------------------------------------ what offline play needs
+
+// the engine, the players and the page itself, kept by the service worker once the first
+// online table is up (never before it: a first visit fetches only what la mesa needs)
+let kitReady = false;
+
+/** The kit is kept: said on <html> (data-sin-conexion="lista") and to la mesa's offer. */
+function kitKept() {
+  if (kitReady) return;
+  kitReady = true;
+  document.documentElement.dataset.sinConexion = "lista";
+  // drawn again only when the offer now shows (a table redrawn at any other moment would
+  // lose what the player is doing)
+  if (running && running.offersOffline?.()) running.render();
+}
+
+async function checkKit() {
+  try {
+    if (window.caches && await caches.match("/")) kitKept();
+  } catch {
+    // no Cache Storage here: no offline game offered mid-game
+  }
+}
+
+function askForKit() {
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
+  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit" }))
+    .catch(() => undefined);
+}
+
+if ("serviceWorker" in navigator) {
+  // onmessage (not addEventListener) also starts the worker's messages to this page
+  navigator.serviceWorker.onmessage = (event) => {
+    if (event.data && event.data.type === "offline-kit-ready") kitKept();
+  };
+}
+checkKit();
+// the device went offline: la mesa may offer the offline game (once the kit is known kept)
+window.addEventListener("offline", () => checkKit());
 
 // ------------------------------------------------------------------ la mesa
 
@@ -97,11 +143,58 @@ const mesaHooks = {
   openReplay(token, match) {
     openReplay(token, match);
   },
+  tableUp: askForKit,
+  offline: {
+    available: () => kitReady,
+    play: (level) => startNewLocal(level),
+  },
 };
+
+// ------------------------------------------------------------------ a game with no server
+
+const localHooks = {
+  goHome(message, leftOnPurpose = false) {
+    const current = loadCurrentLocal();
+    if (leftOnPurpose && current) saveCurrentLocal({ ...current, active: false });
+    showInicio(message);
+  },
+  seatMoved() {
+    showInicio();
+  },
+  lostSession(message) {
+    saveCurrentLocal(null);
+    showInicio(message);
+  },
+  openReplay() {
+    // offline games have no replay
+  },
+  tableUp: askForKit,
+};
+
+function startLocal(id) {
+  saveCurrentLocal({ id, active: true });
+  if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
+  show("mesa");
+  running = new LocalMesa(main, { local: id }, localHooks);
+  running.start();
+}
+
+async function startNewLocal(level) {
+  const game = newLocalGame(level);
+  try {
+    await saveLocalGame(game);
+  } catch {
+    showInicio("Este navegador no deja guardar partidas en el dispositivo (¿una ventana privada?). Prueba en una ventana normal.");
+    return;
+  }
+  startLocal(game.id);
+}
 
 function startGame(session) {
   session.active = true;
   saveSession(session);
+  const local = loadCurrentLocal(); // the game opened now is the one to come back to
+  if (local && local.active) saveCurrentLocal({ ...local, active: false });
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
   show("mesa");
   running = new Mesa(main, session, mesaHooks);
@@ -200,6 +293,7 @@ function showWatch(code) {
 // ------------------------------------------------------------------ boot
 
 function boot() {
+  performance.mark("casino-boot"); // benchmarks/offline.py reads these marks
   const path = window.location.pathname;
   const replayPath = path.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
   if (replayPath) {
@@ -223,6 +317,11 @@ function boot() {
   const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
   if (moved) {
     useRejoinLink(moved[1]);
+    return;
+  }
+  const current = loadCurrentLocal();
+  if (current && current.active) {
+    startLocal(current.id);
     return;
   }
   const session = loadSession();

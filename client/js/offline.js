@@ -20,3 +20,15 @@ async function check() {
   setTimeout(check, CHECK_MS);
 }
 setTimeout(check, CHECK_MS);
+
+// Jugar sin conexión: once the service worker kept what the offline game needs (the page
+// "/" is kept last), the app opens without the server
+(async () => {
+  let kept = false;
+  try {
+    kept = Boolean(window.caches && await caches.match("/"));
+  } catch {
+    kept = false;
+  }
+  document.getElementById(kept ? "sin-conexion" : "sin-conexion-luego").hidden = false;
+})();

@@ -3,7 +3,7 @@
 // server.engine` reads and writes them (lines end at "\n" only; bytes that are not UTF-8
 // become U+FFFD; a line of whitespace gets no answer; the answer to bad input is an error).
 
-import { answer } from "../../client/js/engine/requests.js";
+import { answer } from "../../client/js/play/requests.js";
 import { dumps, isBlank, loads } from "./pyjson.js";
 
 /** The answer line to one request line (its "\n" included, as Python reads it). @param {string} line */

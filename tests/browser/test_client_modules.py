@@ -18,19 +18,21 @@ JS = CLIENT / "js"
 ENTRY = JS / "app.js"
 MAX_LINES = 700
 # what a module of each folder may import (its own folder and those below); the folders of
-# the rules engine and the computer players (client/js/engine/, ai/) import none of these
+# the rules engine, the computer players and the worker that runs them (client/js/engine/,
+# ai/, play/) import none of the page's
 LAYERS = {
     "engine": {"engine"},  # the rules: nothing of the client's
     "ai": {"engine", "ai"},  # the computer players: the rules alone
     "lib": {"lib"},
     "ui": {"lib", "ui"},
+    # the rules and the players put together (the oracle's requests, a game on the device,
+    # the Web Worker), as server/engine/__main__.py does on the server: the page loads none
+    # of it, only starts the worker by its address
+    "play": {"engine", "ai", "play"},
     "screens": {"lib", "ui", "screens", "engine", "ai"},
     "app.js": {"lib", "ui", "screens", "engine", "ai"},
 }
-# the engine's two modules that put the rules and the players together (the oracle's
-# requests, a game on the device), as server/engine/__main__.py does on the server
-REACHES_THE_PLAYERS = {JS / "engine" / "games.js", JS / "engine" / "requests.js"}
-CLASSIC_SCRIPTS = {CLIENT / "sw.js", JS / "offline.js"}  # not ES modules
+CLASSIC_SCRIPTS = {CLIENT / "sw.js", JS / "offline.js", JS / "early.js"}  # not ES modules
 
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 IMPORT = re.compile(
@@ -130,10 +132,8 @@ def test_each_folder_imports_only_its_layer_and_those_below() -> None:
     problems = []
     for module in modules():
         allowed = LAYERS.get(layer(module))
-        if allowed is None:  # offline.js: nothing of the client's layers
+        if allowed is None:  # offline.js, early.js: nothing of the client's layers
             allowed = {layer(module)}
-        if module in REACHES_THE_PLAYERS:
-            allowed = allowed | {"ai"}
         for target, _ in imports(module):
             if target.is_file() and layer(target) not in allowed:
                 problems.append(f"{module.relative_to(JS)} imports {target.relative_to(JS)}")
@@ -184,3 +184,22 @@ def test_node_parses_it(path: Path) -> None:
         check=False,
     )
     assert answer.returncode == 0, answer.stderr.decode()
+
+
+def test_the_offline_kit_is_every_module_the_engine_worker_loads() -> None:
+    """sw.js `KIT` (fetched after the first online table) is exactly the worker's graph, and
+    none of it is in `SHELL` (fetched at install, before any table)."""
+    sw = (CLIENT / "sw.js").read_text(encoding="utf-8")
+    kit = re.search(r"const KIT = \[(.*?)\];", sw, re.S)
+    shell = re.search(r"const SHELL = \[(.*?)\];", sw, re.S)
+    assert kit is not None and shell is not None
+    kept = set(re.findall(r"\"(/static/[^\"]+)\"", kit.group(1)))
+    edges = graph()
+    loaded, todo = set(), [(JS / "play" / "worker.js").resolve()]
+    while todo:
+        module = todo.pop()
+        if module not in loaded:
+            loaded.add(module)
+            todo.extend(edges.get(module, []))
+    assert kept == {"/static/" + str(m.relative_to(CLIENT)) for m in loaded}
+    assert not kept & set(re.findall(r"\"(/static/[^\"]+)\"", shell.group(1)))

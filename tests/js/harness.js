@@ -23,7 +23,7 @@ import { publicView, viewFor } from "../../client/js/engine/view.js";
 const posted = [];
 const scope = /** @type {any} */ (globalThis);
 scope.postMessage = (/** @type {unknown} */ message) => posted.push(message);
-await import("../../client/js/engine/worker.js");
+await import("../../client/js/play/worker.js");
 
 /** @param {Step} step */
 function stepJSON(step) {

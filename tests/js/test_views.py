@@ -1,7 +1,7 @@
 """What the offline table will be drawn from, the same as what the server sends: the hints
 of each hand card (server/engine/hints.py and server/rooms/facts.py ``options``: Llevarte,
 Llevarte solo, the build ideas, the build take-sets, the trail flag), the seat's and the
-watcher's views, and a whole match played through the worker (client/js/engine/worker.js),
+watcher's views, and a whole match played through the worker (client/js/play/worker.js),
 whose views and events must be the server's (docs/protocol.md, View V and Event E)."""
 
 from __future__ import annotations

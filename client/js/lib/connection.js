@@ -30,10 +30,13 @@ export class Connection {
     this.lastSeq = session.since ?? null;
     this.welcomed = false;
     this.onOnline = () => this.nudge();
+    // the device says it went offline: the socket cannot be heard any more
+    this.onOffline = () => this.drop();
     this.onVisible = () => {
       if (document.visibilityState === "visible") this.nudge();
     };
     window.addEventListener("online", this.onOnline);
+    window.addEventListener("offline", this.onOffline);
     document.addEventListener("visibilitychange", this.onVisible);
   }
 
@@ -177,6 +180,7 @@ export class Connection {
   close() {
     this.closed = true;
     window.removeEventListener("online", this.onOnline);
+    window.removeEventListener("offline", this.onOffline);
     document.removeEventListener("visibilitychange", this.onVisible);
     clearTimeout(this.timer);
     clearTimeout(this.checkTimer);

@@ -5,6 +5,7 @@
 import { createRoom, rejoin, useCode } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
 import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/store.js";
+import { localGameItems, offlineChoice } from "./localgames.js";
 import { myGamesSection } from "./mygames.js";
 
 /** "¿Cómo te llamas?": the name this device remembers (the server says what it accepts). */
@@ -29,11 +30,14 @@ const LEVELS = {
 };
 
 /**
- * Inicio. `nav`: {game(session), join(invite), page(which), replay(token, match)};
- * `message`: an error or news to show on top (said at once), or null.
+ * Inicio. `nav`: {game(session), join(invite), page(which), replay(token, match),
+ * local(level) (a new game with no server), openLocal(id)}; `message`: an error or news to
+ * show on top (said at once), or null.
  */
 export function inicioScreen(nav, message = null) {
   const session = loadSession();
+  const offline = navigator.onLine === false;
+  if (offline && !message) message = "No hay conexión ahora mismo. Puedes jugar con la computadora sin conexión.";
   const status = h("p", { class: "error-line", role: "alert", id: "inicio-error" }, message || "");
   if (!message) status.hidden = true;
   const fail = (error) => {
@@ -125,7 +129,9 @@ export function inicioScreen(nav, message = null) {
       h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
     status,
     continueBlock,
+    offline ? offlineChoice(nav.local) : null,
     myGamesSection({ open: (seat) => nav.game(seat), replay: (seat, match) => nav.replay(seat.token, match),
+      local: (redraw) => localGameItems({ openLocal: nav.openLocal }, redraw),
       listed: (entries) => {
         // the server says the game left on this device is over: nothing to continue
         const mine = session && entries.find((e) => e.seat.token === session.token);
@@ -138,6 +144,7 @@ export function inicioScreen(nav, message = null) {
     h("section", { class: "choice", "aria-labelledby": "t-computadora" },
       h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
       h("div", { class: "button-row two" }, computerButtons)),
+    offline ? null : offlineChoice(nav.local),
     h("section", { class: "choice", "aria-labelledby": "t-amigo" },
       h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
       h("div", { class: "check" }, turns,

@@ -104,7 +104,7 @@ function plainItem(seat, hooks) {
 
 /** The section (empty and hidden when the device holds no seat). `hooks`: {open(seat),
  * replay(seat, match), listed(entries) (optional: each time the server said how they go,
- * [{seat, game}])}. */
+ * [{seat, game}]), local(redraw) (optional: the items of this device's offline games)}. */
 export function myGamesSection(hooks) {
   const list = h("ul", { class: "games", "aria-labelledby": "t-partidas" });
   const status = h("p", { class: "small games-status", role: "status" });
@@ -123,9 +123,14 @@ export function myGamesSection(hooks) {
   };
   let first = true;
   const draw = async () => {
+    // this device's games with no server (Jugar sin conexión), ahead of the server's
+    const locals = hooks.local ? await hooks.local(draw) : [];
     const seats = loadSeats();
-    section.hidden = seats.length === 0;
-    if (!seats.length) return;
+    section.hidden = seats.length === 0 && locals.length === 0;
+    if (!seats.length) {
+      redraw(locals);
+      return;
+    }
     if (first) say("Mirando cómo van…");
     first = false;
     let games;
@@ -133,7 +138,7 @@ export function myGamesSection(hooks) {
       games = (await myGames(seats.map((s) => s.token))).games;
     } catch (error) {
       say("Ahora no pudimos ver cómo van tus partidas. " + error.message);
-      redraw(seats.map((seat) => plainItem(seat, hooks)));
+      redraw([...locals, ...seats.map((seat) => plainItem(seat, hooks))]);
       return;
     }
     const entries = [];
@@ -145,14 +150,14 @@ export function myGamesSection(hooks) {
         gone += 1;
       }
     });
-    section.hidden = entries.length === 0 && gone === 0;
+    section.hidden = entries.length === 0 && gone === 0 && locals.length === 0;
     hooks.listed?.(entries);
     const waiting = entries.filter((e) => e.game.waits_for_me).length;
     say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
       : entries.length ? "Ninguna partida te espera ahora." : "") +
       (gone ? (gone === 1 ? " Quitamos de la lista una partida que ya no está en este dispositivo (siguió en otro, o ya se borró)."
         : ` Quitamos de la lista ${gone} partidas que ya no están en este dispositivo (siguieron en otro, o ya se borraron).`) : ""));
-    redraw(sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw)));
+    redraw([...locals, ...sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw))]);
   };
   section.hidden = loadSeats().length === 0;
   draw();

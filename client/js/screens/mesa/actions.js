@@ -22,11 +22,28 @@ function button(label, onclick, extra = "") {
   return h("button", { type: "button", class: "btn action " + extra, onclick }, label);
 }
 
-/** The actions bar under the hand. */
+/** With the connection gone a while: the computer with no server, in a new game of this
+ * device's (this one waits for the signal). */
+export function offlineOffer(g) {
+  if (!g.offersOffline()) return null;
+  const level = (key, label) => h("button", { type: "button", class: "btn offline-play", "data-offline-level": key,
+    onclick: () => g.app.offline.play(key) }, label);
+  return h("div", { class: "offline-offer", role: "group", "aria-labelledby": "offline-offer-text" },
+    h("p", { id: "offline-offer-text" }, "¿Se fue la señal? Mientras vuelve, juega con la computadora sin conexión. Esta partida te espera aquí."),
+    h("div", { class: "button-row" }, level("facil", "Sin conexión: Fácil"), level("normal", "Sin conexión: Normal")));
+}
+
+/** The actions bar under the hand (while the connection is gone a while, the offer to
+ * play offline instead: nothing can be played here until it is back). */
 export function actionsBar(g) {
   const v = g.view;
   const bar = h("div", { class: "actions", role: "group", "aria-label": "Jugadas" });
   const line = (text) => h("p", { class: "hint-line" }, text);
+  const offer = offlineOffer(g);
+  if (offer) {
+    bar.append(offer);
+    return bar;
+  }
   if (v.status === "finished") {
     const asked = v.rematch && v.rematch[v.seat];
     const wanted = v.rematch && v.rematch[1 - v.seat];
@@ -34,8 +51,9 @@ export function actionsBar(g) {
     bar.append(h("button", { type: "button", class: "btn primary rematch",
       "aria-disabled": asked ? "true" : null, onclick: () => { if (!asked) g.rematch(); } },
     asked ? `Esperando a ${opponentName(v)}…` : "Revancha"),
-    h("button", { type: "button", class: "btn replay", onclick: () => g.app.openReplay(g.session.token, v.match) },
-      "Ver la repetición"));
+    // a game with no server has no replay (the server keeps those)
+    ...(g.local ? [] : [h("button", { type: "button", class: "btn replay",
+      onclick: () => g.app.openReplay(g.session.token, v.match) }, "Ver la repetición")]));
     return bar;
   }
   const code = g.sel.selected;

@@ -87,7 +87,8 @@ export function openMenu(g) {
       h("div", { class: "menu-group" },
         g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",
           onclick: then(() => openWatchInvite(g)) }, "Invitar a mirar la partida") : null,
-        h("button", { type: "button", class: "btn", onclick: then(() => openMoveDevice(g)) },
+        // a game with no server is this device's alone
+        g.local ? null : h("button", { type: "button", class: "btn", onclick: then(() => openMoveDevice(g)) },
           "Seguir en otro dispositivo"),
         h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, "Cómo se juega"),
         h("button", { type: "button", class: "btn quiet", "aria-describedby": "home-note",

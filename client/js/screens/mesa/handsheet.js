@@ -35,7 +35,7 @@ function finalButtons(g, match) {
     }
   });
   return [rematch,
-    h("button", { type: "button", class: "btn replay", onclick: () => {
+    g.local ? null : h("button", { type: "button", class: "btn replay", onclick: () => {
       closeSheet(g);
       g.app.openReplay(g.session.token, match);
     } }, "Ver la repetición"),
@@ -70,7 +70,7 @@ export function openHandSheet(g, event) {
     parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
       r.winner === me ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
     parts.push(h("p", { class: "rematch-note", role: "status" }));
-    buttons.append(...finalButtons(g, v.match));
+    buttons.append(...finalButtons(g, v.match).filter(Boolean));
   } else {
     parts.push(h("p", { class: "small" }, "Nadie llegó a 21: seguimos con otra mano."));
     buttons.append(h("button", { type: "button", class: "btn primary next-hand", onclick: () => closeSheet(g) },

@@ -23,14 +23,17 @@ export class Mesa extends LiveTable {
    * @param {HTMLElement} root where the table is drawn
    * @param {object} session {room, seat, token, since, invite_url?}
    * @param {object} app {goHome(message, leftOnPurpose), seatMoved(token, rejoined),
-   *   lostSession(message), openReplay(token, match)}
+   *   lostSession(message), openReplay(token, match), tableUp() (optional: the first
+   *   table is on screen), offline (optional: {available(), play(level)}: the computer with no
+   *   server, offered while the connection is gone)}
+   * @param {Function} [connect] the connection's maker (live.js)
    */
-  constructor(root, session, app) {
+  constructor(root, session, app, connect = undefined) {
     super(root, session, {
       onMessage: (msg) => this.onMessage(msg),
       onStatus: (status, attempt) => this.onStatus(status, attempt),
       onFatal: (code, message) => this.onFatal(code, message),
-    });
+    }, connect);
     this.session = session;
     this.app = app;
     this.view = null;
@@ -40,7 +43,9 @@ export class Mesa extends LiveTable {
     this.pumping = false;
     this.sheet = null; // the open end-of-hand dialog
     this.status = "connecting";
+    this.attempt = 0;
     this.welcomed = false;
+    this.local = false; // a game with no server (local.js)
     this.animating = false;
     this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
     this.watchers = 0; // how many are watching this table
@@ -68,7 +73,9 @@ export class Mesa extends LiveTable {
   // ---------------------------------------------------------------- the connection
 
   onStatus(status, attempt) {
+    const offered = this.offersOffline();
     this.status = status;
+    this.attempt = attempt;
     if (status === "reconnecting") {
       setBanner(attempt > 2
         ? "Se perdió la conexión con el servidor. Seguimos intentando…"
@@ -76,7 +83,15 @@ export class Mesa extends LiveTable {
     } else if (status === "online") {
       setBanner(null);
     }
-    this.updateRootState();
+    if (offered !== this.offersOffline()) this.render();
+    else this.updateRootState();
+  }
+
+  /** Whether la mesa offers the computer with no server now: the connection has been gone
+   * a while (or the device says it is offline) and this device can play offline. */
+  offersOffline() {
+    return !this.local && this.status === "reconnecting" &&
+      (this.attempt > 2 || navigator.onLine === false) && Boolean(this.app.offline?.available());
   }
 
   /** The server said this device can no longer use the seat (its message says why). */
@@ -182,6 +197,7 @@ export class Mesa extends LiveTable {
     this.render();
     if (handEnd && !this.sheet) openHandSheet(this, handEnd);
     if (first) focusHand(this);
+    if (first) this.app.tableUp?.();
   }
 
   onError(msg) {

@@ -8,7 +8,7 @@ import { cardElement } from "../../ui/cards.js";
 import { playerPanel, scoreBoxes, watchersCount } from "../../ui/seats.js";
 import { deckLine, tableArea } from "../../ui/table.js";
 import { moveLine } from "../../ui/words.js";
-import { actionsBar } from "./actions.js";
+import { actionsBar, offlineOffer } from "./actions.js";
 import { selectCard, toggleTableItem } from "./intents.js";
 import { isFriendGame, myTurn, opponentCapitalized, opponentName, shortOpponentName } from "./names.js";
 import { presencePanel } from "./presence.js";
@@ -27,9 +27,11 @@ export function moverOf(g, event, table) {
 export function mesaScreen(g) {
   const v = g.view;
   if (!v) {
-    return h("section", { class: "mesa loading-mesa", "aria-busy": "true" },
+    const offer = offlineOffer(g); // opened with no network: the computer offline meanwhile
+    return h("section", { class: "mesa loading-mesa", "aria-busy": offer ? null : "true" },
       h("h1", { class: "sr-only" }, "La mesa"),
-      h("p", { class: "loading" }, g.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"));
+      h("p", { class: "loading" }, g.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"),
+      offer);
   }
   if (v.status === "waiting") return waitingRoom(g, topbar(g));
   return mesa(g);

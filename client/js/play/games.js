@@ -5,37 +5,39 @@
 // between requests but a cache of the last match replayed.
 
 import { chooseForPosition, isLevel } from "../ai/index.js";
-import { EngineError, IllegalMove, NotationError } from "./errors.js";
-import { Match } from "./match.js";
-import { Move } from "./moves.js";
-import { get, isDict, pyRepr } from "./pyrepr.js";
-import { seatView, stepEvents } from "./views.js";
+import { EngineError, IllegalMove, NotationError } from "../engine/errors.js";
+import { Match } from "../engine/match.js";
+import { Move } from "../engine/moves.js";
+import { get, isDict, pyRepr } from "../engine/pyrepr.js";
+import { seatView, stepEvents } from "../engine/views.js";
 
-/** @typedef {import("./moves.js").MoveJSON} MoveJSON */
+/** @typedef {import("../engine/moves.js").MoveJSON} MoveJSON */
 /** @typedef {Record<string, unknown>} Answer */
 
-/** @typedef {{seed: string, texts: string[], match: Match, events: Record<string, unknown>[], lastMove: Record<string, unknown> | null}} Replayed */
+/** @typedef {{seed: string, computer: number | null, texts: string[], match: Match, events: Record<string, unknown>[], lastMove: Record<string, unknown> | null}} Replayed */
 
 /** @type {Replayed | null} */
 let last = null;
 
 /**
  * The match of `seed` after `moves`, with the events of the last move (replayed from the
- * last match asked about when these moves continue it).
- * @param {string} seed @param {unknown[]} moves @returns {Replayed}
+ * last match asked about when these moves continue it). `computer`: the seat the computer
+ * plays (its moves' events say `by: "computer"`), or null.
+ * @param {string} seed @param {unknown[]} moves @param {number | null} [computer] @returns {Replayed}
  */
-function replay(seed, moves) {
+function replay(seed, moves, computer = null) {
   const texts = moves.map((m) => Move.fromJSON(m).toText());
   let state =
-    last && last.seed === seed && last.texts.length <= texts.length && last.texts.every((t, i) => t === texts[i])
+    last && last.seed === seed && last.computer === computer && last.texts.length <= texts.length &&
+    last.texts.every((t, i) => t === texts[i])
       ? last
-      : { seed, texts: [], match: Match.new(seed), events: [], lastMove: null };
+      : { seed, computer, texts: [], match: Match.new(seed), events: [], lastMove: null };
   for (const text of texts.slice(state.texts.length)) {
     const before = state.match;
     const seat = before.position.turn;
     const [after, step] = before.play(Move.parse(text));
-    const events = stepEvents(step, seat, before, after);
-    state = { seed, texts: [...state.texts, text], match: after, events, lastMove: events[0] };
+    const events = stepEvents(step, seat, before, after, { computer: seat === computer });
+    state = { seed, computer, texts: [...state.texts, text], match: after, events, lastMove: events[0] };
   }
   last = state;
   return state;
@@ -51,7 +53,7 @@ function readGame(request) {
   return { seed, moves };
 }
 
-/** @param {unknown} seat */
+/** @param {unknown} seat @returns {0 | 1} */
 function readSeat(seat) {
   if (seat !== 0 && seat !== 1) throw new NotationError(`seat must be 0 or 1, not ${pyRepr(seat)}`);
   return seat;
@@ -62,10 +64,17 @@ function shown(state, seat) {
   return { view: seatView(state.match, seat, state.lastMove), events: state.events };
 }
 
+/** The seat the computer plays (`computer` in a request), or null. @param {unknown} seat */
+function readComputer(seat) {
+  return seat === undefined || seat === null ? null : readSeat(seat);
+}
+
 /**
  * `{op: "game", seed, moves, seat}`: the view of `seat` and the last move's events;
  * `{op: "game_play", seed, moves, move, seat}`: plays `move` (refused with the engine's code
  * and Spanish message), then the same, with `moves` the moves after it;
+ * in both, `computer` (optional) is the seat the computer plays: its moves' events say
+ * `by: "computer"`; and in `game_play`, `viewer` (optional, else `seat`) whose view comes back;
  * `{op: "game_computer", seed, moves, level}`: the computer's move for the seat to move, from
  * its view, drawn from `${level}:${seed}:${moves.length}` (the same after a reload).
  * @param {Record<string, unknown>} request @returns {Answer}
@@ -74,14 +83,17 @@ export function answerGame(request) {
   try {
     const { seed, moves } = readGame(request);
     const op = request.op;
-    if (op === "game") return shown(replay(seed, moves), readSeat(request.seat));
+    const computer = readComputer(request.computer);
+    if (op === "game") return shown(replay(seed, moves, computer), readSeat(request.seat));
     if (op === "game_play") {
       const seat = readSeat(request.seat);
-      const before = replay(seed, moves);
-      if (before.match.position.turn !== seat) throw new IllegalMove("not_your_turn", "No es tu turno.");
+      const viewer = request.viewer === undefined ? seat : readSeat(request.viewer);
+      const before = replay(seed, moves, computer);
+      if (before.match.finished) throw new IllegalMove("match_over", "La partida ya terminó.");
+      if (before.match.position.turn !== seat) throw new IllegalMove("not_your_turn", "Todavía no es tu turno.");
       const move = Move.fromJSON(request.move).toJSON();
-      const after = replay(seed, [...moves, move]);
-      return { moves: [...moves, move], ...shown(after, seat) };
+      const after = replay(seed, [...moves, move], computer);
+      return { moves: [...moves, move], ...shown(after, viewer) };
     }
     if (op === "game_computer") {
       const level = request.level;

@@ -1,6 +1,6 @@
 // The Web Worker of the offline game: the rules and the computer players off the page's
 // thread, so the page never freezes while Normal thinks. Start it as a module worker:
-//     new Worker(new URL("./js/engine/worker.js", import.meta.url), {type: "module"})
+//     new Worker(new URL("./js/play/worker.js", import.meta.url), {type: "module"})
 // and post `{id, op, ...}`; the answer comes back as `{id, ...answer}`.
 // - `moves`, `play`, `choose`: the requests of the rules oracle (NOTATION.md), answered as
 //   the server's engine answers them (requests.js);

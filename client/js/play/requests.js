@@ -4,10 +4,10 @@
 // both answer through here.
 
 import { chooseForPosition, isLevel } from "../ai/index.js";
-import { EngineError } from "./errors.js";
-import { Move, legalMoves, playStep } from "./moves.js";
-import { Position } from "./position.js";
-import { get, isDict, isInt, pyRepr } from "./pyrepr.js";
+import { EngineError } from "../engine/errors.js";
+import { Move, legalMoves, playStep } from "../engine/moves.js";
+import { Position } from "../engine/position.js";
+import { get, isDict, isInt, pyRepr } from "../engine/pyrepr.js";
 
 /** @typedef {Record<string, unknown>} Answer */
 

@@ -1,0 +1,42 @@
+// La mesa of a game with no server (Jugar sin conexión): the same Mesa, fed by the device's
+// own room (lib/localroom.js: the engine's Web Worker, the game kept in IndexedDB) instead
+// of the websocket. Only what belongs to the server is left out: the replay, carrying the
+// game to another device, watchers.
+
+import { LocalRoom } from "../../lib/localroom.js";
+import { saveCurrentLocal } from "../../lib/localstore.js";
+import { loadSession } from "../../lib/store.js";
+import { Mesa } from "./mesa.js";
+
+export class LocalMesa extends Mesa {
+  /**
+   * @param {HTMLElement} root
+   * @param {object} session {local: the game's id}
+   * @param {object} app as Mesa's
+   */
+  constructor(root, session, app) {
+    super(root, session, app, (s, handlers) => new LocalRoom(s, handlers));
+    this.local = true;
+    // an online game left for this one: say when the signal is back
+    this.onOnline = () => {
+      const online = loadSession();
+      if (online && !online.finished) this.flash("Volvió la conexión. Tu partida en línea te espera en el inicio.");
+    };
+    window.addEventListener("online", this.onOnline);
+  }
+
+  stop() {
+    super.stop();
+    window.removeEventListener("online", this.onOnline);
+  }
+
+  /** The game itself is in IndexedDB (kept by the room at each move); here, that it is the
+   * one being played. */
+  persist() {
+    saveCurrentLocal({ id: this.session.local, active: true });
+  }
+
+  takeover() {
+    // the computer already plays the other seat
+  }
+}
