@@ -92,6 +92,7 @@ class RedisHub:
         self._handlers: set[asyncio.Task[None]] = set()
         self.subscribed = asyncio.Event()
         self._listener: asyncio.Task[None] | None = None
+        self._generation = 0  # the listener that may hand messages on (_restart_listener)
         self._down = False
         self.lost_frames = 0  # counted: frames a receiver saw missing
         self.crossed = 0  # counted: frames published to another process
@@ -234,13 +235,19 @@ class RedisHub:
     # -- heartbeats ------------------------------------------------------------------------
 
     async def _beat_loop(self) -> None:
+        woke = time.monotonic()
         while True:
             await asyncio.sleep(BEAT)
+            slept, woke = time.monotonic() - woke, time.monotonic()
             peers = self.peers() | {self.node}
             for node in peers:
                 beat = {"kind": "beat", "from": self.node, "sent": self._sent.get(node, 0)}
                 with contextlib.suppress(asyncio.QueueFull):
                     self._out.put_nowait((node, beat))
+            if slept > BEAT + SILENCE / 2:
+                # this process stood still (a busy machine): what waits unread in its socket
+                # is not silence; judged at the next beat, once the listener has read it
+                continue
             self._judge(peers)
 
     def _judge(self, peers: frozenset[str]) -> None:
@@ -268,13 +275,15 @@ class RedisHub:
             self._listener.cancel()
         self._lost(ConnectionError("no heartbeat of its own"))
         self._heard[self.node] = time.monotonic()  # give the new subscription its chance
+        self._generation += 1  # the old listener, should its cancel be lost, hears no more
         self._listener = asyncio.get_running_loop().create_task(self._listen())
 
     # -- receiving -------------------------------------------------------------------------
 
     async def _listen(self) -> None:
+        generation = self._generation
         attempt = 0
-        while True:
+        while generation == self._generation:
             try:
                 async with self.redis.pubsub() as pubsub:
                     await pubsub.subscribe(self.prefix + self.node)
@@ -283,10 +292,14 @@ class RedisHub:
                     self._heard[self.node] = time.monotonic()
                     self.subscribed.set()
                     attempt = 0
-                    while True:
+                    # (redis-py can lose a cancel inside get_message: a listener that was
+                    # replaced stops by itself, before it hands on a message twice)
+                    while generation == self._generation:
                         message = await pubsub.get_message(
                             ignore_subscribe_messages=True, timeout=1.0
                         )
+                        if generation != self._generation:
+                            return
                         if message is not None and message["type"] == "message":
                             self._receive(orjson.loads(message["data"]))
             except asyncio.CancelledError:
@@ -324,6 +337,10 @@ class RedisHub:
             return
         n = message.get("n", 0)
         last = self._seen.get(sender)
+        if last is not None and n <= last:
+            # heard already (a sender's numbers only go up: a new process is a new node)
+            log.info("redis hub: message %d from %s heard twice: dropped", n, sender)
+            return
         self._seen[sender] = n
         if last is not None and n != last + 1:
             self._gap(sender, n - last - 1)
