@@ -9,11 +9,15 @@ HTTP call took (a join) and no socket listens to is released at once."""
 
 from __future__ import annotations
 
+import logging
+
 from ..cluster import node_of
 from ..protocol import ProtocolError
 from .actor import Room
 from .commands import HandoffCheck
 from .play import computer_level
+
+log = logging.getLogger(__name__)
 
 QUIET = 1.0  # seconds without a command before a room moves
 
@@ -51,5 +55,6 @@ async def check(room: Room, generation: int) -> None:
     if computer_level(room) is not None or (room.thinking and not room.thinking.done()):
         return  # the computer is due: the next quiet moment will do
     room.deps.counts.handoffs += 1
+    log.info("room %s moves to %s, where its sockets are", room.id, listeners_elsewhere(room))
     room.deps.forget(room, True)  # released: nobody's, the other process takes it at once
     await room.close_all(ProtocolError("reconnecting"))

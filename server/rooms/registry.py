@@ -120,6 +120,7 @@ class RoomRegistry:
             lapse_in = self.ownership.lapse_in(owner.lease_until, owner.db_now)
             raise OwnedElsewhere(owner.node or "", lapse_in)
         self.ownership.took(room_id, epoch)
+        log.info("room %s taken by %s at epoch %d", room_id, self.node, epoch)
         self.deps.hub.close_room(
             room_id, ProtocolError("reconnecting").to_text(), CLOSE_RECONNECT, attached_only=True
         )
