@@ -8,7 +8,9 @@ by ``end_all`` on the way out: nothing a benchmark starts outlives it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import itertools
 import os
 import re
 import shutil
@@ -111,6 +113,61 @@ def end_all() -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# -- the game, as the bots play it ------------------------------------------------------------
+
+
+def pick_move(view: dict[str, Any]) -> dict[str, Any] | None:
+    for opt in view["options"]:
+        if opt["llevarte"]:
+            return dict(opt["llevarte"])
+    for opt in view["options"]:
+        if opt["trail"]:
+            return {"kind": "trail", "card": opt["card"]}
+    for opt in view["options"]:
+        if opt["builds"]:
+            return dict(opt["builds"][0]["move"])
+    return None
+
+
+JOIN_REFUSALS: list[str] = []
+
+
+async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str, str, str]:
+    """A friend room and its second seat joined: (token 0, token 1, watch code, room)."""
+    async with sem:
+        r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
+        a = r.json()
+        for attempt in range(5):  # a refused join is said once, then tried again
+            r = await http.post("/api/join", json={"invite": a["invite"], "name": "Bot B"})
+            if r.status_code == 200:
+                break
+            JOIN_REFUSALS.append(f"{r.status_code} {r.text[:200]}")
+            if len(JOIN_REFUSALS) == 1:
+                print(f"a join was refused: {JOIN_REFUSALS[0]}", flush=True)
+            await asyncio.sleep(0.2 * (attempt + 1))
+        else:
+            raise RuntimeError(f"join: {r.status_code} {r.text[:300]}")
+        code = str(a["watch_url"]).removeprefix("/v/")
+        return a["token"], r.json()["token"], code, str(a.get("room", ""))
+
+
+# -- where the bots' sockets come from --------------------------------------------------------
+
+# Through HAProxy every socket from one address counts against its cap per client (64 in
+# deploy/haproxy.cfg): when set, each bot's socket comes from a loopback address of its own
+# (127.0.0.0/8 is all loopback on Linux), as players' sockets come from theirs.
+SPREAD_SOURCES = False
+_SOURCES = itertools.count()
+
+
+def source() -> dict[str, Any]:
+    """``websockets.connect``'s keyword for the next socket's own address (or nothing)."""
+    if not SPREAD_SOURCES:
+        return {}
+    n = next(_SOURCES)
+    return {"local_addr": (f"127.{1 + n // 62500 % 250}.{n // 250 % 250}.{1 + n % 250}", 0)}
 
 
 # -- another revision beside this one ---------------------------------------------------------

@@ -70,13 +70,24 @@ from benchkit import (  # noqa: E402, F401  (the sibling module; load.X for clus
     cpu_total,
     free_port,
     healthy,
+    make_room,
     percentile,
+    pick_move,
     pids_on_port,
     rss_kib,
     rss_total,
     summary,
     watch_figures,
 )
+
+
+def connect(url: str) -> Any:
+    """A bot's websocket (from an address of its own through HAProxy: benchkit.source)."""
+    return websockets.connect(
+        url, max_size=None, open_timeout=60, ping_interval=None, compression=None,
+        **benchkit.source(),
+    )  # fmt: skip
+
 
 ROOM_NUMBER = itertools.count()  # rooms made by this process: spreads them over servers
 
@@ -141,19 +152,6 @@ class Stats:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
-def pick_move(view: dict[str, Any]) -> dict[str, Any] | None:
-    for opt in view["options"]:
-        if opt["llevarte"]:
-            return dict(opt["llevarte"])
-    for opt in view["options"]:
-        if opt["trail"]:
-            return {"kind": "trail", "card": opt["card"]}
-    for opt in view["options"]:
-        if opt["builds"]:
-            return dict(opt["builds"][0]["move"])
-    return None
-
-
 async def bot(
     url: str,
     token: str,
@@ -164,9 +162,7 @@ async def bot(
     ready: asyncio.Event | None = None,
 ) -> None:
     try:
-        async with websockets.connect(
-            url, max_size=None, open_timeout=60, ping_interval=None, compression=None
-        ) as ws:
+        async with connect(url) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
             sent: dict[str, float] = {}
             pending = False
@@ -231,9 +227,7 @@ async def watcher(
 ) -> None:
     """A watcher: says ``watch`` and counts what it is sent until ``stop``."""
     try:
-        async with websockets.connect(
-            url, max_size=None, open_timeout=60, ping_interval=None, compression=None
-        ) as ws:
+        async with connect(url) as ws:
             await ws.send(json.dumps({"type": "watch", "code": code, "since": None}))
             stopper = asyncio.create_task(stop.wait())
             stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
@@ -333,16 +327,6 @@ async def computer_load(
     return {"alone": alone, "beside": beside}
 
 
-async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str, str, str]:
-    """A friend room and its second seat joined: (token 0, token 1, watch code, room)."""
-    async with sem:
-        r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
-        a = r.json()
-        r = await http.post("/api/join", json={"invite": a["invite"], "name": "Bot B"})
-        code = str(a["watch_url"]).removeprefix("/v/")
-        return a["token"], r.json()["token"], code, str(a.get("room", ""))
-
-
 async def add_rooms(
     servers: list[str],
     count: int,
@@ -384,10 +368,10 @@ async def add_rooms(
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
 
 
-def flat_worker(job: tuple[list[str], int, int, float, float, int, bool]) -> dict[str, Any]:
+def flat_worker(job: tuple[list[str], int, int, float, float, int, bool, bool]) -> dict[str, Any]:
     """One bot process of the flat-out run."""
     global ROOMS_IN_URL
-    servers, rooms, seed, start, end, watchers, ROOMS_IN_URL = job
+    servers, rooms, seed, start, end, watchers, ROOMS_IN_URL, benchkit.SPREAD_SOURCES = job
     return asyncio.run(_flat_worker(servers, rooms, seed, start, end, watchers))
 
 
@@ -432,7 +416,16 @@ async def flat_out(
     window_end = window_start + seconds
     shares = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
     jobs = [
-        (servers, share, seed * 100 + i, window_start, window_end, watchers, ROOMS_IN_URL)
+        (
+            servers,
+            share,
+            seed * 100 + i,
+            window_start,
+            window_end,
+            watchers,
+            ROOMS_IN_URL,
+            benchkit.SPREAD_SOURCES,
+        )
         for i, share in enumerate(shares)
         if share
     ]
