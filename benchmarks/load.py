@@ -683,9 +683,10 @@ def main() -> None:
         default=str(ROOT),
         help="run the server of this checkout (to compare two versions)",
     )
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped (SIGTERM)"))
     try:
         asyncio.run(main_async(parser.parse_args()))
-    finally:
+    finally:  # interrupted too: no server left running
         benchkit.end_all()
 
 
