@@ -220,6 +220,9 @@ async def bot(
                         asyncio.create_task(send_move(move, view["seq"], delay))
     except (OSError, websockets.WebSocketException, TimeoutError) as exc:
         stats.error(type(exc).__name__)
+    finally:  # a bot that never got its welcome is counted in errors, not waited for
+        if ready is not None:
+            ready.set()
 
 
 async def watcher(
