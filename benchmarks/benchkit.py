@@ -134,13 +134,26 @@ def pick_move(view: dict[str, Any]) -> dict[str, Any] | None:
 JOIN_REFUSALS: list[str] = []
 
 
+async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> httpx.Response:
+    """A POST tried again when the connection fails under it (a kept-alive connection the
+    proxy closed as it was reused)."""
+    for attempt in range(3):
+        try:
+            return await http.post(path, json=body)
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+            await asyncio.sleep(0.2)
+    raise AssertionError("not reached")
+
+
 async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str, str, str]:
     """A friend room and its second seat joined: (token 0, token 1, watch code, room)."""
     async with sem:
-        r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
+        r = await post(http, "/api/rooms", {"mode": "friend", "name": "Bot A"})
         a = r.json()
         for attempt in range(5):  # a refused join is said once, then tried again
-            r = await http.post("/api/join", json={"invite": a["invite"], "name": "Bot B"})
+            r = await post(http, "/api/join", {"invite": a["invite"], "name": "Bot B"})
             if r.status_code == 200:
                 break
             JOIN_REFUSALS.append(f"{r.status_code} {r.text[:200]}")
