@@ -8,6 +8,7 @@ uses it to tell a finished match again step by step. Pure functions of stored va
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -19,10 +20,7 @@ from .facts import step_events
 
 MAX_REMEMBERED_IDS = 256  # per seat: the answers to its last move ids
 
-# per seat: move id -> its answer, oldest first: the seq of a played move (its ack, built
-# again when asked: a long-lived room keeps 2 x 256 of them, ints cost a third of the text),
-# or the text of a refusal
-Answered = tuple[dict[str, int | str], dict[str, int | str]]
+Answered = tuple[OrderedDict[str, str], OrderedDict[str, str]]  # per seat: move id -> answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,15 +53,9 @@ def ack_text(move_id: str, seq: int) -> str:
     return encode(Ack(move_id, seq))
 
 
-def answer_text(answered: dict[str, int | str], move_id: str) -> str | None:
-    """The answer given to ``move_id`` (None: not one of the last ids)."""
-    known = answered.get(move_id)
-    return ack_text(move_id, known) if isinstance(known, int) else known
-
-
-def forget_oldest(answered: dict[str, int | str]) -> None:
+def forget_oldest(answered: OrderedDict[str, str]) -> None:
     while len(answered) > MAX_REMEMBERED_IDS:
-        del answered[next(iter(answered))]
+        answered.popitem(last=False)
 
 
 def rematch_event(match_no: int) -> str:
@@ -85,10 +77,10 @@ class Restored:
 def restore(state: RoomState, records: list[MoveRecord]) -> Restored:
     """The room of ``state`` as its stored move log makes it (``records``: every move of the
     room, in order; those before the current match only answer their move ids)."""
-    answered: Answered = ({}, {})
+    answered: Answered = (OrderedDict(), OrderedDict())
     for rec in records:
         if rec.client_id is not None:
-            answered[rec.seat][rec.client_id] = rec.seq
+            answered[rec.seat][rec.client_id] = ack_text(rec.client_id, rec.seq)
     for seat_answers in answered:
         forget_oldest(seat_answers)
     current = [rec for rec in records if rec.seq > state.match_start_seq]

@@ -14,15 +14,15 @@ from . import seats
 from .actor import Room
 from .commands import ComputerDue, ComputerMove
 from .facts import step_events
-from .history import answer_text, forget_oldest
+from .history import ack_text, forget_oldest
 
 
 async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> str | None:
     """A person's move: the answer for the sender (a known id's answer, or an error) as
     text; None when the move was played (its events frame, sent already, is the ack)."""
-    known = answer_text(room.answered[seat], move_id)
-    if known is not None:
-        return known
+    answered = room.answered[seat]
+    if move_id in answered:
+        return answered[move_id]
     await seats.back(room, seat)
     try:
         if room.status == "waiting":
@@ -42,12 +42,11 @@ async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> s
         answer = exc.to_text()
         remember(room, seat, move_id, answer)
         return answer
-    remember(room, seat, move_id, new_seq)
+    remember(room, seat, move_id, ack_text(move_id, new_seq))
     return None
 
 
-def remember(room: Room, seat: int, move_id: str, answer: int | str) -> None:
-    """``answer``: the seq of the move played (its ack), or the text of its refusal."""
+def remember(room: Room, seat: int, move_id: str, answer: str) -> None:
     room.answered[seat][move_id] = answer
     forget_oldest(room.answered[seat])
 
