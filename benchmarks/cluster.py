@@ -5,23 +5,34 @@ Runs, one after the other, each on a fresh database of its own and freshly start
 
   sqlite-1p    SQLite (a temporary file), one process
   postgres-1p  PostgreSQL (a new database ``casino_bench_<random>``), one process
-  postgres-2p  PostgreSQL + Redis, two processes (NODE_NAME b0, b1); every room has its
-               seat 0 on one process and its seat 1 on the other, so every move crosses
+  postgres-2p  PostgreSQL + Redis, two processes (NODE_NAME b0, b1) behind a real HAProxy
+               (/usr/sbin/haproxy) running the repository's deploy/haproxy.cfg, its ports
+               made local (benchkit.render_haproxy): HTTP round robin, a room's sockets
+               (/ws/<room>) hashed to one process. The bots go through HAProxy only, each
+               socket from a loopback address of its own (HAProxy caps 64 per client)
 
 and for each: flat-out moves per second (``load.flat_out``), then rooms held at people's
 pace (``load.peoples_pace``: rooms added in steps until the round trip p99 passes 100 ms;
 the rooms held under 50 ms come from the same steps) and the server's memory per room (RSS
 summed over the processes at the largest step held under 100 ms, divided by its rooms).
-For two processes, on a fresh database again: the failover time after a SIGKILL. Rooms play
+For two processes, the share of the frames handed to sockets that crossed Redis first
+(each process's /metrics, casino_frames_crossed / casino_frames_delivered, scraped twice a
+second), and on a fresh database again: the failover time after a SIGKILL. Rooms play
 (a move 0.2-0.5 s after the turn comes) with bots that behave like the browser (on a closed
 socket or ``reconnecting``: hello to the next server with ``since``, the unacknowledged
 move sent again with the same id); the process owning most of them (``select owner from
 rooms``) is killed with SIGKILL and started again, and for each room it owned the time from
 the kill to the room's next acknowledged move is measured. LEASE_SECONDS is 5 (the default)
-unless ``--lease`` says otherwise.
+unless ``--lease`` says otherwise; the table sets its p99 beside LEASE_SECONDS + 1 s.
+
+``--baseline REV`` runs each configuration against the servers of REV too (a git worktree
+in a temporary folder, removed at the end), interleaved (``--rounds``), and prints ratios;
+``--parts`` picks flat, pace, failover. Everything the run starts (servers, HAProxy, the
+worktree, the databases) is ended or removed on the way out, interrupted or not.
 
     .venv/bin/python benchmarks/cluster.py                      # about 15-20 minutes
     .venv/bin/python benchmarks/cluster.py --only postgres-2p --kills 5 --step 500
+    .venv/bin/python benchmarks/cluster.py --only postgres-1p,postgres-2p --baseline main
 
 PostgreSQL is expected on 127.0.0.1:5432 (trust, user postgres) and Redis on
 127.0.0.1:6379 (``--postgres``, ``--redis``). Redis keys get a prefix of this run's own.
@@ -36,7 +47,6 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import resource
 import secrets
 import signal
@@ -48,16 +58,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg
 import httpx
-import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import load  # noqa: E402  (the sibling script)
+import benchkit  # noqa: E402  (the sibling modules)
+import failover  # noqa: E402
+import load  # noqa: E402
 
-ROOT = load.ROOT
+ROOT = benchkit.ROOT
 CONFIGS = ("sqlite-1p", "postgres-1p", "postgres-2p")
-STARTED: list[Proc] = []  # every server process this run started, to end them on the way out
 DATABASES: list[str] = []  # every database it made, to drop them
 
 
@@ -70,6 +80,7 @@ class Proc:
     port: int
     env: dict[str, str]
     log: Path
+    root: Path = ROOT  # the checkout whose server it runs
     popen: subprocess.Popen[bytes] | None = None
 
     @property
@@ -83,11 +94,16 @@ class Proc:
 
     def start(self) -> Proc:
         with open(self.log, "ab") as log:
-            self.popen = subprocess.Popen(
-                [sys.executable, "-m", "server"], cwd=ROOT, env=self.env, stdout=log, stderr=log
+            self.popen = benchkit.started(
+                subprocess.Popen(
+                    [sys.executable, "-m", "server"],
+                    cwd=self.root,
+                    env=self.env,
+                    stdout=log,
+                    stderr=log,
+                )
             )
-        STARTED.append(self)
-        if load.healthy(self.popen, self.port, 60):
+        if benchkit.healthy(self.popen, self.port, 60):
             return self
         raise SystemExit(f"{self.name} did not start: {self.log.read_text()[-3000:]}")
 
@@ -114,13 +130,20 @@ class Setup:
     config: str
     tmp: Path
     args: argparse.Namespace
+    root: Path = ROOT
     database_url: str = ""
     pg_name: str | None = None
     procs: list[Proc] = field(default_factory=list)
     commands: list[str] = field(default_factory=list)
+    front: benchkit.Haproxy | None = None  # two processes: HAProxy, deploy/haproxy.cfg
 
     @property
     def servers(self) -> list[str]:
+        """Where the bots go: HAProxy when it is there, else the processes themselves."""
+        return [self.front.url] if self.front else [p.url for p in self.procs]
+
+    @property
+    def processes(self) -> list[str]:
         return [p.url for p in self.procs]
 
     @property
@@ -141,19 +164,27 @@ class Setup:
             shown["REDIS_URL"] = self.args.redis
             shown["REDIS_PREFIX"] = f"bench{secrets.token_hex(3)}"
         for i in range(n):
-            port = load.free_port()
+            port = benchkit.free_port()
             own = {**shown, "NODE_NAME": f"b{i}", "PORT": str(port)}
-            env = {**os.environ, **BENCH_ENV, **own, "PYTHONPATH": str(ROOT)}
+            env = {**os.environ, **BENCH_ENV, **own, "PYTHONPATH": str(self.root)}
             self.commands.append(
                 " ".join(f"{k}={v}" for k, v in {**own, **BENCH_ENV}.items())
                 + " .venv/bin/python -m server"
             )
-            self.procs.append(Proc(f"b{i}", port, env, self.tmp / f"{self.config}-b{i}.log"))
+            log = self.tmp / f"{self.config}-{secrets.token_hex(2)}-b{i}.log"
+            self.procs.append(Proc(f"b{i}", port, env, log, self.root))
         for proc in self.procs:  # one after the other: each runs the migrations first
             await asyncio.to_thread(proc.start)
+        if n > 1:
+            self.front = await asyncio.to_thread(
+                benchkit.Haproxy, self.tmp, [p.port for p in self.procs]
+            )
+            self.commands.append(f"haproxy -db -f {self.front.cfg.name} (deploy/haproxy.cfg)")
         return self
 
     async def stop(self) -> None:
+        if self.front is not None:
+            self.front.stop()
         for proc in self.procs:
             await asyncio.to_thread(proc.stop)
         for proc in self.procs:
@@ -224,9 +255,10 @@ class Sampler:
     async def run(self, stop: asyncio.Event) -> None:
         import redis.asyncio as aioredis
 
-        redis_pids = set(load.pids_on_port(int(self.redis_url.rsplit(":", 1)[1].split("/")[0])))
-        pg_pids = set(load.pids_on_port(5432))
+        redis_pids = set(benchkit.pids_on_port(int(self.redis_url.rsplit(":", 1)[1].split("/")[0])))
+        pg_pids = set(benchkit.pids_on_port(5432))
         client = aioredis.from_url(self.redis_url)
+        http = httpx.AsyncClient(timeout=5)
         try:
             while not stop.is_set():
                 table = await asyncio.to_thread(proc_table)  # not in the bots' loop
@@ -248,11 +280,18 @@ class Sampler:
                 with contextlib.suppress(Exception):
                     info = await client.info("stats")
                     sample["redis_commands"] = float(info["total_commands_processed"])
+                for proc in self.setup.procs:  # each process's own /metrics
+                    with contextlib.suppress(httpx.HTTPError, ValueError):
+                        text = (await http.get(f"{proc.url}/metrics")).text
+                        for name, value in benchkit.METRIC.findall(text):
+                            if name in ("casino_frames_crossed", "casino_frames_delivered"):
+                                sample[f"{name.split('_')[-1]}_{proc.name}"] = float(value)
                 self.samples.append((time.time(), sample))
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), 0.5)
         finally:
             await client.aclose()
+            await http.aclose()
 
     def shares(self, start: float, end: float) -> dict[str, float]:
         """Per second between ``start`` and ``end``: CPU share of one core per part,
@@ -261,209 +300,12 @@ class Sampler:
         if len(inside) < 2:
             return {}
         (t0, a), (t1, b) = inside[0], inside[-1]
-        return {k: round((b[k] - a.get(k, 0.0)) / (t1 - t0), 2) for k in b if k in a}
-
-
-# -- failover --------------------------------------------------------------------------------
-
-
-class Reconnect(Exception):
-    """The server said ``reconnecting`` (or moved the seat): say hello elsewhere."""
-
-
-@dataclass
-class Failover:
-    """Which rooms wait for their next acknowledged move since the last kill."""
-
-    kill_at: float = 0.0
-    waiting: set[str] = field(default_factory=set)
-    times: list[float] = field(default_factory=list)
-    acks: int = 0
-    guard: float = 0.1  # an ack arriving this soon after the kill was on its way already
-
-    def acked(self, room: str | None) -> None:
-        self.acks += 1
-        now = time.time()
-        if room in self.waiting and now > self.kill_at + self.guard:
-            self.waiting.discard(room)
-            self.times.append(now - self.kill_at)
-
-
-class Seat:
-    """One seat played like the browser: on a closed socket (or ``reconnecting``) it says
-    hello to the next server with the last seq it saw; a move whose answer did not come is
-    sent again with the same id and seq."""
-
-    def __init__(
-        self, token: str, servers: list[str], first: int, rng: random.Random, failover: Failover
-    ) -> None:
-        self.token, self.servers, self.next = token, servers, first
-        self.rng, self.failover = rng, failover
-        self.room: str | None = None
-        self.since: int | None = None
-        self.pending: dict[str, Any] | None = None  # the move message not yet answered
-        self.counter = 0
-        self.rematched = -1
-        self.reconnects = 0
-        self.errors: dict[str, int] = {}
-
-    async def run(self, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            server = self.servers[self.next % len(self.servers)]
-            self.next += 1
-            try:
-                async with websockets.connect(
-                    load.ws_url(server), open_timeout=10, ping_interval=None, compression=None
-                ) as ws:
-                    await ws.send(
-                        json.dumps({"type": "hello", "token": self.token, "since": self.since})
-                    )
-                    await self.play(ws, stop)
-            except (OSError, TimeoutError, websockets.WebSocketException, Reconnect):
-                pass
-            if not stop.is_set():
-                self.reconnects += 1
-                await asyncio.sleep(self.rng.uniform(0.05, 0.15))
-
-    async def play(self, ws: Any, stop: asyncio.Event) -> None:
-        view: dict[str, Any] | None = None
-        due: float | None = None  # when to send the next move
-        heard = time.monotonic()
-        while not stop.is_set():
-            wait = 15.0 - (time.monotonic() - heard)
-            if due is not None:
-                wait = min(wait, due - time.monotonic())
-            try:
-                text = await asyncio.wait_for(ws.recv(), max(0.0, wait))
-            except TimeoutError:
-                if time.monotonic() - heard >= 15.0:
-                    raise  # nothing for 15 s: try another server
-                text = None
-            if text is not None:
-                heard = time.monotonic()
-                msg = json.loads(text)
-                kind = msg["type"]
-                if kind == "welcome":
-                    self.room, self.since, view = msg["room"], msg["seq"], msg["view"]
-                    if self.pending is not None:  # its answer was lost: the same id again
-                        await ws.send(json.dumps(self.pending))
-                elif kind == "events":
-                    self.since, view = msg["seq"], msg["view"]
-                    if self.pending is not None and msg.get("id") == self.pending["id"]:
-                        self.answered()
-                elif kind == "ack":
-                    if self.pending is not None and msg["id"] == self.pending["id"]:
-                        self.answered()
-                elif kind == "error":
-                    code = msg["code"]
-                    self.errors[code] = self.errors.get(code, 0) + 1
-                    if code == "reconnecting":
-                        raise Reconnect
-                    if self.pending is not None and msg.get("id") == self.pending["id"]:
-                        self.pending = None  # stale, not_your_turn: never played
-                elif kind == "seat_moved":
-                    raise Reconnect
-            if view is None or self.pending is not None:
-                continue
-            if view["status"] == "finished" and self.rematched != view["match"]:
-                self.rematched = view["match"]
-                await ws.send('{"type":"rematch"}')
-            elif view["status"] == "playing" and view["turn"] == view["seat"] and view["options"]:
-                if due is None:
-                    due = time.monotonic() + self.rng.uniform(0.2, 0.5)
-                elif time.monotonic() >= due:
-                    due = None
-                    move = load.pick_move(view)
-                    if move is None:
-                        continue
-                    self.counter += 1
-                    self.pending = {
-                        "type": "move",
-                        "move": move,
-                        "seq": view["seq"],
-                        "id": f"{self.token[:8]}-{self.counter}",
-                    }
-                    await ws.send(json.dumps(self.pending))
-            else:
-                due = None
-
-    def answered(self) -> None:
-        self.pending = None
-        self.failover.acked(self.room)
-
-
-async def failover_run(setup: Setup, rooms: int, kills: int, seed: int) -> dict[str, Any]:
-    failover, stop = Failover(), asyncio.Event()
-    servers = setup.servers
-    seats: list[Seat] = []
-    sem = asyncio.Semaphore(16)
-    async with contextlib.AsyncExitStack() as stack:
-        https = [
-            await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
-            for s in servers
-        ]
-        pairs = await asyncio.gather(
-            *(load.make_room(https[i % len(servers)], sem) for i in range(rooms))
-        )
-    for i, (token_a, token_b, _) in enumerate(pairs):
-        for j, token in enumerate((token_a, token_b)):
-            seats.append(Seat(token, servers, i + j, random.Random(f"{seed}:{i}:{j}"), failover))
-    tasks = [asyncio.create_task(seat.run(stop)) for seat in seats]
-    per_kill: list[dict[str, Any]] = []
-    try:
-        await asyncio.sleep(3)  # every room taken and playing
-        for k in range(kills):
-            ids = sorted({s.room for s in seats if s.room is not None})
-            owned = await setup.rows(
-                "select id, owner from rooms where id = any($1::text[]) and owner is not null", ids
-            )
-            by_node: dict[str, list[str]] = {}
-            for row in owned:
-                by_node.setdefault(row["owner"].split("-")[0], []).append(row["id"])
-            name = max(by_node, key=lambda n: len(by_node[n]))
-            victim = next(p for p in setup.procs if p.name == name)
-            failover.waiting = set(by_node[name])
-            affected = len(failover.waiting)
-            before = len(failover.times)
-            failover.kill_at = time.time()
-            victim.kill9()
-            restart = asyncio.create_task(asyncio.to_thread(victim.start))
-            deadline = time.monotonic() + 60
-            while failover.waiting and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
-            await restart
-            got = failover.times[before:]
-            row = {
-                "kill": k + 1,
-                "victim": name,
-                "rooms_affected": affected,
-                "rooms_recovered": len(got),
-                "max_s": round(max(got, default=0), 2),
-                "reconnects": sum(s.reconnects for s in seats),
-            }
-            per_kill.append(row)
-            print("  failover:", json.dumps(row), flush=True)
-            failover.waiting = set()
-            await asyncio.sleep(1.0)  # the restarted process settles, rooms play on
-    finally:
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    errors: dict[str, int] = {}
-    for seat in seats:
-        for code, n in seat.errors.items():
-            errors[code] = errors.get(code, 0) + n
-    times = failover.times
-    return {
-        "kills": kills,
-        "samples": len(times),
-        "unrecovered": sum(r["rooms_affected"] - r["rooms_recovered"] for r in per_kill),
-        "p50_s": round(load.percentile(times, 0.5), 2),
-        "p99_s": round(load.percentile(times, 0.99), 2),
-        "max_s": round(max(times, default=float("nan")), 2),
-        "acks": failover.acks,
-        "errors": errors,
-        "per_kill": per_kill,
-    }
+        out = {k: round((b[k] - a.get(k, 0.0)) / (t1 - t0), 2) for k in b if k in a}
+        delivered = sum(b[k] - a[k] for k in b if k.startswith("delivered_") and k in a)
+        crossed = sum(b[k] - a[k] for k in b if k.startswith("crossed_") and k in a)
+        if delivered:  # of the frames handed to sockets, those that crossed Redis first
+            out["frames_crossed_share"] = round(crossed / delivered, 5)
+        return out
 
 
 # -- one configuration, the table ------------------------------------------------------------
@@ -479,52 +321,62 @@ def held_under(steps: list[dict[str, Any]], limit: float) -> dict[str, Any] | No
     return held
 
 
-async def run_config(config: str, tmp: Path, args: argparse.Namespace) -> dict[str, Any]:
-    result: dict[str, Any] = {"config": config}
-    setup = await Setup(config, tmp, args).start()
-    result["commands"] = setup.commands
-    print(
-        f"== {config}: pids {setup.pids}, servers {setup.servers}, load {os.getloadavg()[0]:.2f}",
-        flush=True,
-    )
-    stop = asyncio.Event()
-    sampler = Sampler(setup, args.redis)
-    sampling = asyncio.create_task(sampler.run(stop))
-    try:
-        idle_rss = load.rss_total(setup.pids)
-        flat = await load.flat_out(
-            setup.servers, setup.pids, args.rooms, args.seconds, args.seed, args.procs
+async def run_config(
+    config: str, tmp: Path, args: argparse.Namespace, root: Path, label: str
+) -> dict[str, Any]:
+    result: dict[str, Any] = {"config": config if label == "this" else f"{config} @{label}"}
+    load.ROOMS_IN_URL = benchkit.names_rooms_in_url(root)
+    parts = args.parts.split(",")
+    if "flat" in parts or "pace" in parts:
+        setup = await Setup(config, tmp, args, root).start()
+        benchkit.SPREAD_SOURCES = setup.front is not None
+        result["commands"] = setup.commands
+        print(
+            f"== {result['config']}: pids {setup.pids}, servers {setup.servers}, "
+            f"load {os.getloadavg()[0]:.2f}",
+            flush=True,
         )
-        print("  flat out:", json.dumps(flat, ensure_ascii=False), flush=True)
-        flat["cpu"] = sampler.shares(*flat["window"])
-        print("  flat-out CPU shares:", json.dumps(flat["cpu"]), flush=True)
-        result["flat"] = flat
-        pace = await load.peoples_pace(
-            setup.servers, setup.pids, args.step, args.cap, args.hold, args.seed, 100.0
-        )
-        steps = pace["steps"]
-        for step in steps:
-            step["cpu"] = sampler.shares(*step["window"])
-            print(f"  {step['rooms']} rooms CPU shares:", json.dumps(step["cpu"]), flush=True)
-        result["steps"] = steps
-        result["idle_rss_mib"] = round(idle_rss / 1024, 1)
-        for limit in (100, 50):
-            step = held_under(steps, limit)
-            result[f"held_{limit}"] = step["rooms"] if step else 0
-            result[f"step_{limit}"] = step
-    finally:
-        stop.set()
-        await sampling
-        await setup.stop()
-    if config.endswith("2p") and args.kills:
-        setup = await Setup(config, tmp, args).start()
+        stop = asyncio.Event()
+        sampler = Sampler(setup, args.redis)
+        sampling = asyncio.create_task(sampler.run(stop))
+        try:
+            result["idle_rss_mib"] = round(benchkit.rss_total(setup.pids) / 1024, 1)
+            if "flat" in parts:
+                flat = await load.flat_out(
+                    setup.servers, setup.pids, args.rooms, args.seconds, args.seed, args.procs
+                )
+                print("  flat out:", json.dumps(flat, ensure_ascii=False), flush=True)
+                flat["cpu"] = sampler.shares(*flat["window"])
+                print("  flat-out CPU shares:", json.dumps(flat["cpu"]), flush=True)
+                result["flat"] = flat
+            if "pace" in parts:
+                pace = await load.peoples_pace(
+                    setup.servers, setup.pids, args.step, args.cap, args.hold, args.seed, 100.0
+                )
+                steps = pace["steps"]
+                for step in steps:
+                    step["cpu"] = sampler.shares(*step["window"])
+                    print(f"  {step['rooms']} rooms:", json.dumps(step["cpu"]), flush=True)
+                result["steps"] = steps
+                for limit in (100, 50):
+                    step = held_under(steps, limit)
+                    result[f"held_{limit}"] = step["rooms"] if step else 0
+                    result[f"step_{limit}"] = step
+        finally:
+            stop.set()
+            await sampling
+            await setup.stop()
+    if config.endswith("2p") and args.kills and "failover" in parts:
+        setup = await Setup(config, tmp, args, root).start()
+        benchkit.SPREAD_SOURCES = setup.front is not None
+        result.setdefault("commands", setup.commands)
         try:
             print(
-                f"== {config} failover: {args.failover_rooms} rooms, {args.kills} kills, "
-                f"LEASE_SECONDS={args.lease}",
+                f"== {result['config']} failover: {args.failover_rooms} rooms, {args.kills} "
+                f"kills, LEASE_SECONDS={args.lease}, through {setup.servers}",
                 flush=True,
             )
-            result["failover"] = await failover_run(
+            result["failover"] = await failover.failover_run(
                 setup, args.failover_rooms, args.kills, args.seed
             )
             print(
@@ -535,6 +387,46 @@ async def run_config(config: str, tmp: Path, args: argparse.Namespace) -> dict[s
         finally:
             await setup.stop()
     return result
+
+
+def servers_ms_per_move(part: dict[str, Any] | None) -> float | None:
+    """Server CPU per move summed over the processes (from /proc, in the window)."""
+    cpu = (part or {}).get("cpu") or {}
+    moves = (part or {}).get("moves_per_s") or 0
+    total = sum(v for k, v in cpu.items() if k[:1] == "b" and k[1:].isdigit())
+    return 1000 * total / moves if moves and total else None
+
+
+def cpu_ratios(results: list[dict[str, Any]]) -> list[str]:
+    """Two processes' summed CPU per move over one PostgreSQL process's (goal ≤ 1.1×), and
+    each baseline's figures beside this checkout's."""
+    out = []
+    one = {r["config"]: r for r in results}
+    for part, name in (("step_100", "at people's pace"), ("flat", "flat out")):
+        two = servers_ms_per_move(one.get("postgres-2p", {}).get(part))
+        single = servers_ms_per_move(one.get("postgres-1p", {}).get(part))
+        if two and single:
+            out.append(
+                f"summed server CPU per move {name}: 2p {two:.3f} ms / 1p {single:.3f} ms = "
+                f"{two / single:.2f}× (goal ≤ 1.1×)"
+            )
+    for r in results:
+        if " @" not in r["config"]:
+            continue
+        this = one.get(r["config"].split(" @")[0], {})
+        pairs = [
+            ("rooms held < 100 ms", this.get("held_100"), r.get("held_100")),
+            ("pace CPU/move", servers_ms_per_move(this.get("step_100")),
+             servers_ms_per_move(r.get("step_100"))),
+            ("flat CPU/move", servers_ms_per_move(this.get("flat")),
+             servers_ms_per_move(r.get("flat"))),
+            ("flat moves/s", this.get("flat", {}).get("moves_per_s"),
+             r.get("flat", {}).get("moves_per_s")),
+        ]  # fmt: skip
+        cells = [f"{k} {a:.3g}/{b:.3g} = {a / b:.2f}×" for k, a, b in pairs if a and b]
+        if cells:
+            out.append(f"this / {r['config']}: " + "; ".join(cells))
+    return out
 
 
 def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str) -> str:
@@ -593,11 +485,17 @@ def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str
         if what == "failover":
             if not fo:
                 return "—"
+            goal = args.lease + 1
+            verdict = "met" if fo["p99_s"] <= goal else "missed"
             return (
                 f"p50 {fo['p50_s']} s, p99 {fo['p99_s']} s (max {fo['max_s']} s, "
                 f"{fo['samples']} rooms over {fo['kills']} kills, "
-                f"{fo['unrecovered']} unrecovered)"
+                f"{fo['unrecovered']} unrecovered); goal p99 ≤ {goal:g} s: {verdict}"
             )
+        if what in ("crossed_flat", "crossed_pace"):
+            part = flat if what == "crossed_flat" else (step or {})
+            share = (part.get("cpu") or {}).get("frames_crossed_share")
+            return "—" if share is None else f"{100 * share:.2f}%"
         raise KeyError(what)
 
     rows = [
@@ -612,6 +510,8 @@ def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str
         ("flat-out server CPU per move (summed)", "cpu_move"),
         ("flat-out CPU share (of one core)", "cpu_share"),
         ("flat-out CPU share by process (CPU per move)", "flat_parts"),
+        ("frames that crossed Redis, at the largest step held < 100 ms", "crossed_pace"),
+        ("frames that crossed Redis, flat out", "crossed_flat"),
         (f"failover after SIGKILL (LEASE_SECONDS={args.lease:g}), kill to next ack", "failover"),
     ]
     lines = [
@@ -633,6 +533,7 @@ def table(results: list[dict[str, Any]], args: argparse.Namespace, load_avg: str
     out = "\n".join(lines)
     if ratio:
         out += "\n\n" + "; ".join(ratio) + " (goal ≥ 1.6×)"
+    out += "".join("\n" + line for line in cpu_ratios(results))
     out += (
         f"\n\nMachine: {os.cpu_count()} cores, load average {load_avg}; "
         f"pace steps of {args.step} rooms (cap {args.cap}), {args.hold:g} s each."
@@ -647,9 +548,15 @@ async def main_async(args: argparse.Namespace) -> None:
     print(f"load average before: {before}", flush=True)
     started = time.monotonic()
     results = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        targets = [("this", ROOT)]
+        if args.baseline:
+            tree = stack.enter_context(benchkit.baseline_tree(args.baseline))
+            targets.append((benchkit.short_rev(args.baseline), tree))
         for config in args.only.split(","):
-            results.append(await run_config(config, Path(tmp), args))
+            for n in range(args.rounds):  # this, baseline, baseline, this, ...
+                for label, root in targets if n % 2 == 0 else targets[::-1]:
+                    results.append(await run_config(config, Path(tmp), args, root, label))
     after = " ".join(f"{x:.2f}" for x in os.getloadavg())
     load_avg = f"{before} before, {after} after"
     print(f"\nall done in {(time.monotonic() - started) / 60:.1f} min\n", flush=True)
@@ -697,6 +604,15 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=20, help="failover: SIGKILLs (0: none)")
     parser.add_argument("--failover-rooms", type=int, default=40, help="failover: rooms under play")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--parts", default="flat,pace,failover", help="of each configuration: flat,pace,failover"
+    )
+    parser.add_argument(
+        "--baseline",
+        default="",
+        help="also run the servers of this git revision (a temporary worktree), interleaved",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each server, interleaved")
     parser.add_argument("--json", default="", help="also write every figure here")
     args = parser.parse_args()
     for config in args.only.split(","):
@@ -705,11 +621,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped (SIGTERM)"))
     try:
         asyncio.run(main_async(args))
-    finally:  # interrupted too: no server left running, no database left behind
-        for proc in STARTED:
-            if proc.popen is not None and proc.popen.poll() is None:
-                proc.popen.kill()
-                proc.popen.wait()
+    finally:  # interrupted too: no server or HAProxy left running, no database left behind
+        benchkit.end_all()
         for name in DATABASES:
             with contextlib.suppress(Exception):
                 asyncio.run(

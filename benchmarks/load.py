@@ -17,14 +17,15 @@ view's options: a capture, else a trail, else a build) and ask for a rematch at 
                    too (``watch`` with the room's watch code), counting the frames and
                    bytes they receive: what watching costs the server.
 
-    .venv/bin/python benchmarks/load.py                       # both, default sizes
-    .venv/bin/python benchmarks/load.py --mode flat --rooms 50 --seconds 10
-    .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10
-    .venv/bin/python benchmarks/load.py --server-root /tmp/old   # another checkout's server
+    .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10  # both: none
+    .venv/bin/python benchmarks/load.py --mode flat --baseline main --rounds 2 --echo
     .venv/bin/python benchmarks/load.py --mode computer --friends 200 --computers 100
     .venv/bin/python benchmarks/load.py --mode flat --rooms 100 --seconds 10 --watchers 10
     .venv/bin/python benchmarks/load.py --servers http://127.0.0.1:8001,http://127.0.0.1:8002
 
+``--baseline REV``: the server of REV too (a git worktree in a temporary folder, removed at
+the end), interleaved with this one's; ``--echo``: a bare websocket echo of the same stack
+(echo.py) too; then each figure's median per server and the ratios.
 With ``--servers`` it starts no server and drives those already running: room i is created
 on servers[i % n] (its watchers watch there), its seat 0 plays on servers[i % n] and seat 1
 on servers[(i + 1) % n], so with n > 1 every move crosses processes. Server CPU and RSS are
@@ -46,8 +47,6 @@ import os
 import random
 import resource
 import signal
-import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -60,75 +59,46 @@ from typing import Any
 import httpx
 import websockets
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchkit  # noqa: E402  (the sibling modules)
+import echo  # noqa: E402
+from benchkit import (  # noqa: E402, F401  (the sibling module; load.X for cluster.py)
+    ROOT,
+    children_cpu,
+    compare,
+    cpu_seconds,
+    cpu_total,
+    free_port,
+    healthy,
+    make_room,
+    percentile,
+    pick_move,
+    pids_on_port,
+    rss_kib,
+    rss_total,
+    summary,
+    watch_figures,
+)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def healthy(proc: subprocess.Popen[bytes], port: int, seconds: float) -> bool:
-    """Waits until the server on ``port`` answers /healthz (False: it exited, or did not
-    answer within ``seconds``)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return True
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    return False
-
-
-def rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def cpu_total(pids: list[int]) -> float:
-    return sum(cpu_seconds(pid) for pid in pids)
-
-
-def rss_total(pids: list[int]) -> int:
-    return sum(rss_kib(pid) for pid in pids)
-
-
-def pids_on_port(port: int) -> list[int]:
-    """The processes holding a socket that listens on ``port`` (from /proc)."""
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        with contextlib.suppress(OSError):
-            for line in Path(table).read_text().splitlines()[1:]:
-                cols = line.split()
-                if cols[3] == "0A" and int(cols[1].rsplit(":", 1)[1], 16) == port:
-                    inodes.add(cols[9])
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        with contextlib.suppress(OSError):
-            for fd in (entry / "fd").iterdir():
-                link = os.readlink(fd)
-                if link.startswith("socket:[") and link[8:-1] in inodes:
-                    pids.append(int(entry.name))
-                    break
-    return sorted(pids)
+def connect(url: str) -> Any:
+    """A bot's websocket (from an address of its own through HAProxy: benchkit.source)."""
+    return websockets.connect(
+        url, max_size=None, open_timeout=60, ping_interval=None, compression=None,
+        **benchkit.source(),
+    )  # fmt: skip
 
 
 ROOM_NUMBER = itertools.count()  # rooms made by this process: spreads them over servers
 
 
-def ws_url(server: str) -> str:
-    return server.replace("http", "ws", 1).rstrip("/") + "/ws"
+ROOMS_IN_URL = True  # the server takes /ws/<room> (issue 21); False: an older one, /ws only
+
+
+def ws_url(server: str, room: str = "") -> str:
+    """The websocket address of ``room`` on ``server`` (through HAProxy: the room's owner)."""
+    base = server.replace("http", "ws", 1).rstrip("/") + "/ws"
+    return f"{base}/{room}" if ROOMS_IN_URL and room else base
 
 
 def start_server(
@@ -161,7 +131,7 @@ def start_server(
         command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server"]
     log = open(tmp / "server.log", "wb")  # noqa: SIM115
     env["PYTHONPATH"] = str(root)  # the server of that checkout (before/after in one run)
-    proc = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log)
+    proc = benchkit.started(subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log))
     if healthy(proc, port, 30):
         return proc, port
     proc.kill()
@@ -182,19 +152,6 @@ class Stats:
         self.errors[code] = self.errors.get(code, 0) + 1
 
 
-def pick_move(view: dict[str, Any]) -> dict[str, Any] | None:
-    for opt in view["options"]:
-        if opt["llevarte"]:
-            return dict(opt["llevarte"])
-    for opt in view["options"]:
-        if opt["trail"]:
-            return {"kind": "trail", "card": opt["card"]}
-    for opt in view["options"]:
-        if opt["builds"]:
-            return dict(opt["builds"][0]["move"])
-    return None
-
-
 async def bot(
     url: str,
     token: str,
@@ -205,9 +162,7 @@ async def bot(
     ready: asyncio.Event | None = None,
 ) -> None:
     try:
-        async with websockets.connect(
-            url, max_size=None, open_timeout=60, ping_interval=None, compression=None
-        ) as ws:
+        async with connect(url) as ws:
             await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
             sent: dict[str, float] = {}
             pending = False
@@ -265,6 +220,9 @@ async def bot(
                         asyncio.create_task(send_move(move, view["seq"], delay))
     except (OSError, websockets.WebSocketException, TimeoutError) as exc:
         stats.error(type(exc).__name__)
+    finally:  # a bot that never got its welcome is counted in errors, not waited for
+        if ready is not None:
+            ready.set()
 
 
 async def watcher(
@@ -272,9 +230,7 @@ async def watcher(
 ) -> None:
     """A watcher: says ``watch`` and counts what it is sent until ``stop``."""
     try:
-        async with websockets.connect(
-            url, max_size=None, open_timeout=60, ping_interval=None, compression=None
-        ) as ws:
+        async with connect(url) as ws:
             await ws.send(json.dumps({"type": "watch", "code": code, "since": None}))
             stopper = asyncio.create_task(stop.wait())
             stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
@@ -292,10 +248,12 @@ async def watcher(
         ready.set()
 
 
-async def make_computer_room(http: httpx.AsyncClient, sem: asyncio.Semaphore, level: str) -> str:
+async def make_computer_room(
+    http: httpx.AsyncClient, sem: asyncio.Semaphore, level: str
+) -> tuple[str, str]:
     async with sem:
         r = await http.post("/api/rooms", json={"mode": "computer", "level": level, "name": "Bot"})
-        return str(r.json()["token"])
+        return str(r.json()["token"]), str(r.json().get("room", ""))
 
 
 async def add_computer_rooms(
@@ -318,28 +276,13 @@ async def add_computer_rooms(
             *(make_computer_room(https[home], sem, level) for home in homes)
         )
     readies = []
-    for i, token in enumerate(tokens):
+    for i, (token, room) in enumerate(tokens):
         ready = asyncio.Event()
         readies.append(ready)
         rng = random.Random(f"{seed}:computer:{i}")
-        url = ws_url(homes[i])
+        url = ws_url(homes[i], room)
         tasks.append(asyncio.create_task(bot(url, token, stats, False, rng, stop, ready)))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
-
-
-def children_cpu(pids: list[int]) -> float:
-    """CPU seconds of the live child processes of ``pids`` (the computer workers)."""
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) in pids:
-            total += cpu_seconds(int(entry.name))
-    return total
 
 
 async def computer_load(
@@ -387,29 +330,6 @@ async def computer_load(
     return {"alone": alone, "beside": beside}
 
 
-async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str, str]:
-    async with sem:
-        r = await http.post("/api/rooms", json={"mode": "friend", "name": "Bot A"})
-        a = r.json()
-        r = await http.post("/api/join", json={"invite": a["invite"], "name": "Bot B"})
-        return a["token"], r.json()["token"], str(a["watch_url"]).removeprefix("/v/")
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def summary(rtts: list[float]) -> str:
-    ms = [r * 1000 for r in rtts]
-    return (
-        f"p50 {percentile(ms, 0.5):.1f} ms, p95 {percentile(ms, 0.95):.1f} ms, "
-        f"p99 {percentile(ms, 0.99):.1f} ms, mean {statistics.fmean(ms) if ms else 0:.1f} ms"
-    )
-
-
 async def add_rooms(
     servers: list[str],
     count: int,
@@ -431,29 +351,31 @@ async def add_rooms(
             *(make_room(https[servers[k % len(servers)]], sem) for k in numbers)
         )
     readies = []
-    for k, (_, _, code) in zip(numbers, pairs, strict=True):  # the watchers first: they see
-        url = ws_url(servers[k % len(servers)])  # every move of their room
+    for k, (_, _, code, room) in zip(numbers, pairs, strict=True):  # the watchers first:
+        url = ws_url(servers[k % len(servers)], room)  # they see every move of their room
         for _ in range(watchers):
             ready = asyncio.Event()
             readies.append(ready)
             tasks.append(asyncio.create_task(watcher(url, code, stats, stop, ready)))
             if len(readies) % 64 == 0:
                 await asyncio.gather(*(r.wait() for r in readies[-64:]))
-    for i, (ta, tb, _) in enumerate(pairs):
+    for i, (ta, tb, _, room) in enumerate(pairs):
         for j, token in enumerate((ta, tb)):
             ready = asyncio.Event()
             readies.append(ready)
             rng = random.Random(f"{seed}:{len(tasks)}:{i}:{j}")
-            url = ws_url(servers[(numbers[i] + j) % len(servers)])  # seat j: the next server
+            url = ws_url(servers[(numbers[i] + j) % len(servers)], room)  # seat j: the next
             tasks.append(asyncio.create_task(bot(url, token, stats, pace, rng, stop, ready)))
             if len(readies) % 64 == 0:
                 await asyncio.gather(*(r.wait() for r in readies[-64:]))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
 
 
-def flat_worker(job: tuple[list[str], int, int, float, float, int]) -> dict[str, Any]:
+def flat_worker(job: tuple[list[str], int, int, float, float, int, bool, bool]) -> dict[str, Any]:
     """One bot process of the flat-out run."""
-    return asyncio.run(_flat_worker(*job))
+    global ROOMS_IN_URL
+    servers, rooms, seed, start, end, watchers, ROOMS_IN_URL, benchkit.SPREAD_SOURCES = job
+    return asyncio.run(_flat_worker(servers, rooms, seed, start, end, watchers))
 
 
 async def _flat_worker(
@@ -484,17 +406,6 @@ async def _flat_worker(
     }
 
 
-def watch_figures(watchers: int, frames: int, sent: int, seconds: float) -> dict[str, Any]:
-    """What the watchers received in a window, in all and per watcher."""
-    return {
-        "watchers": watchers,
-        "watcher_frames_per_s": round(frames / seconds, 1),
-        "watcher_kib_per_s": round(sent / 1024 / seconds, 1),
-        "frames_per_watcher_per_s": round(frames / seconds / max(1, watchers), 2),
-        "bytes_per_watcher_frame": round(sent / max(1, frames)),
-    }
-
-
 async def flat_out(
     servers: list[str],
     pids: list[int],
@@ -508,7 +419,16 @@ async def flat_out(
     window_end = window_start + seconds
     shares = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
     jobs = [
-        (servers, share, seed * 100 + i, window_start, window_end, watchers)
+        (
+            servers,
+            share,
+            seed * 100 + i,
+            window_start,
+            window_end,
+            watchers,
+            ROOMS_IN_URL,
+            benchkit.SPREAD_SOURCES,
+        )
         for i, share in enumerate(shares)
         if share
     ]
@@ -584,7 +504,10 @@ async def peoples_pace(
         start = time.time()
         cpu0, bots0 = cpu_total(pids), time.process_time()
         frames0, bytes0 = stats.watch_frames, stats.watch_bytes
-        await asyncio.sleep(hold * 2 / 3)
+        trace = []  # RSS (MiB) every 30 s of a long step: does a room keep growing?
+        while (left := start + hold * 2 / 3 - time.time()) > 0:
+            await asyncio.sleep(min(30.0, left))
+            trace.append(round(rss_total(pids) / 1024, 1))
         end = time.time()
         server_cpu = (cpu_total(pids) - cpu0) / (end - start)
         bots_cpu = (time.process_time() - bots0) / (end - start)
@@ -610,6 +533,8 @@ async def peoples_pace(
             "window": [start, end],
             "rss_mib": round(rss / 1024, 1),
             "rss_kib_per_room": round((rss - base_rss) / rooms, 1),
+            **({"rss_mib_every_30s": trace} if len(trace) > 2 else {}),
+            "rematches": stats.rematches,
             "server_cpu_share": round(server_cpu, 2),
             "bots_cpu_share": round(bots_cpu, 2),
             "machine_load_1min": os.getloadavg()[0],
@@ -626,25 +551,50 @@ async def peoples_pace(
     return {f"rooms_held_p99_under_{p99_limit:g}ms": held, "steps": steps}
 
 
-async def run_modes(args: argparse.Namespace, servers: list[str], pids: list[int]) -> None:
+async def run_modes(
+    args: argparse.Namespace, servers: list[str], pids: list[int]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     if args.mode in ("flat", "both"):
-        result = await flat_out(
+        out["flat"] = await flat_out(
             servers, pids, args.rooms, args.seconds, args.seed, args.procs, args.watchers
         )
-        print("flat out:", json.dumps(result, ensure_ascii=False), flush=True)
+        print("flat out:", json.dumps(out["flat"], ensure_ascii=False), flush=True)
     if args.mode == "computer":
-        result = await computer_load(
+        out["computer"] = await computer_load(
             servers, pids, args.friends, args.computers, args.level, args.hold, args.seed
         )
-        print("computer:", json.dumps(result, ensure_ascii=False), flush=True)
+        print("computer:", json.dumps(out["computer"], ensure_ascii=False), flush=True)
     if args.mode in ("pace", "both"):
-        result = await peoples_pace(
+        out["pace"] = await peoples_pace(
             servers, pids, args.step, args.cap, args.hold, args.seed, args.p99_limit, args.watchers
         )
-        print("people's pace:", json.dumps(result, ensure_ascii=False), flush=True)
+        print("people's pace:", json.dumps(out["pace"], ensure_ascii=False), flush=True)
+    return out
+
+
+async def run_server(args: argparse.Namespace, root: Path, label: str) -> dict[str, Any]:
+    """The modes against a fresh server of the checkout at ``root``."""
+    global ROOMS_IN_URL
+    ROOMS_IN_URL = benchkit.names_rooms_in_url(root)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = start_server(Path(tmp), args.synchronous, args.profile, root)
+        try:
+            print(
+                f"== {label}: server pid {proc.pid} on port {port}, synchronous="
+                f"{args.synchronous}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
+            return await run_modes(args, [f"http://127.0.0.1:{port}"], [proc.pid])
+        finally:
+            benchkit.end(proc, signal.SIGINT if args.profile else signal.SIGTERM)
+            log = (Path(tmp) / "server.log").read_text(errors="replace")
+            if "Traceback" in log:
+                print("server log (errors):\n" + log[-4000:], flush=True)
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    global ROOMS_IN_URL
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     if args.servers:
@@ -654,29 +604,28 @@ async def main_async(args: argparse.Namespace) -> None:
             if args.server_pids
             else [pid for s in servers for pid in pids_on_port(httpx.URL(s).port or 80)]
         )
+        ROOMS_IN_URL = not args.plain_ws
         print(f"servers {servers}, pids {pids}, {os.cpu_count()} cpus", flush=True)
         await run_modes(args, servers, pids)
         return
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(
-            Path(tmp), args.synchronous, args.profile, Path(args.server_root).resolve()
-        )
-        try:
-            print(
-                f"server pid {proc.pid} on port {port}, synchronous={args.synchronous}, "
-                f"{os.cpu_count()} cpus",
-                flush=True,
-            )
-            await run_modes(args, [f"http://127.0.0.1:{port}"], [proc.pid])
-        finally:
-            proc.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-            log = (Path(tmp) / "server.log").read_text(errors="replace")
-            if "Traceback" in log:
-                print("server log (errors):\n" + log[-4000:], flush=True)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    with contextlib.ExitStack() as stack:
+        targets = [("this", Path(args.server_root).resolve())]
+        if args.baseline:
+            tree = stack.enter_context(benchkit.baseline_tree(args.baseline))
+            targets.append((f"baseline {benchkit.short_rev(args.baseline)}", tree))
+        results: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in targets}
+        echoes = []
+        for n in range(args.rounds):
+            for label, root in targets if n % 2 == 0 else targets[::-1]:  # ABBA...
+                results[label].append(await run_server(args, root, label))
+            if args.echo:
+                pace = results[targets[0][0]][-1].get("pace")
+                pairs = pace["steps"][-1]["rooms"] if pace else 0
+                echoes.append(await echo.run(args, pairs))
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
+    if len(targets) > 1 or echoes:
+        compare(results, echoes)
 
 
 def main() -> None:
@@ -721,11 +670,27 @@ def main() -> None:
     parser.add_argument("--synchronous", default="FULL", choices=["FULL", "NORMAL"])
     parser.add_argument("--profile", default=None, help="write the server's cProfile here")
     parser.add_argument(
+        "--baseline",
+        default="",
+        help="also run the server of this git revision (a temporary worktree), interleaved",
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="runs of each server, interleaved")
+    parser.add_argument(
+        "--echo", action="store_true", help="also measure a bare websocket echo (echo.py)"
+    )
+    parser.add_argument(
+        "--plain-ws", action="store_true", help="with --servers: /ws, not /ws/<room>"
+    )
+    parser.add_argument(
         "--server-root",
         default=str(ROOT),
         help="run the server of this checkout (to compare two versions)",
     )
-    asyncio.run(main_async(parser.parse_args()))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("stopped (SIGTERM)"))
+    try:
+        asyncio.run(main_async(parser.parse_args()))
+    finally:  # interrupted too: no server left running
+        benchkit.end_all()
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ import time
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
-from sqlalchemy.sql import Update
+from sqlalchemy.sql import Select, Update
 
+from . import driver
 from .database import Database, storable
 from .records import (
     MoveRecord,
@@ -71,12 +72,17 @@ def seat_state(row: Any) -> SeatState:
 
 # -- the write ----------------------------------------------------------------------------
 
-_HELD = (
-    select(rooms.c.id, rooms.c.version, rooms.c.epoch)
-    .where(rooms.c.id.in_(bindparam("b_ids", expanding=True)))
-    .order_by(rooms.c.id)
-    .with_for_update()  # PostgreSQL: no other writer of these rooms until commit
-)
+
+def _held(count: int) -> Select[Any]:
+    """The rooms' versions and epochs, for ``count`` rooms (``b_id0``…)."""
+    return (
+        select(rooms.c.id, rooms.c.version, rooms.c.epoch)
+        .where(rooms.c.id.in_([bindparam(f"b_id{i}") for i in range(count)]))
+        .order_by(rooms.c.id)
+        .with_for_update()  # PostgreSQL: no other writer of these rooms until commit
+    )
+
+
 _CODES_USED = (
     select(rejoin_codes.c.id, rejoin_codes.c.used_at)
     .where(rejoin_codes.c.id.in_(bindparam("b_ids", expanding=True)))
@@ -108,6 +114,10 @@ _SEAT = (
     .where(seats.c.room_id == bindparam("b_room"), seats.c.seat == bindparam("b_seat"))
     .values({name: bindparam(f"b_{name}") for name in ("presence", "since", "takeover", "rematch")})
 )
+MOVE_COLUMNS = ("room_id", "seq", "match_no", "seat", "move", "client_id", "created_at")
+_MOVE = insert(moves).values({name: bindparam(f"b_{name}") for name in MOVE_COLUMNS})
+# every move's statements, straight on the driver (driver.py), compiled once per dialect
+STATEMENTS = driver.DriverStatements()
 
 
 def write_rooms(conn: Connection, writes: list[RoomWrite]) -> list[Exception | None]:
@@ -115,9 +125,13 @@ def write_rooms(conn: Connection, writes: list[RoomWrite]) -> list[Exception | N
     domain outcome that refused it with nothing written (``StaleRoom``, ``RejoinError``)."""
     now = time.time()
     results: list[Exception | None] = [None] * len(writes)
+    ids = sorted({w.room.id for w in writes})
+    query = STATEMENTS.compiled(conn, ("held", len(ids)), lambda: _held(len(ids)))
     held = {
-        row.id: (row.version, row.epoch)
-        for row in conn.execute(_HELD, {"b_ids": sorted({w.room.id for w in writes})})
+        room_id: (version, epoch)
+        for room_id, version, epoch in driver.fetch(
+            conn, query, {f"b_id{i}": room_id for i, room_id in enumerate(ids)}
+        )
     }
     code_ids = sorted({w.use_code[0] for w in writes if w.use_code is not None})
     used = (
@@ -144,14 +158,15 @@ def write_rooms(conn: Connection, writes: list[RoomWrite]) -> list[Exception | N
 
 def _apply(conn: Connection, writes: list[RoomWrite], now: float) -> None:
     """The statements of the accepted writes, each kind once for all of them."""
-    for statement, group in (
-        (_FENCED_WITH_LISTING, [w for w in writes if w.listing is not None]),
-        (_FENCED, [w for w in writes if w.listing is None]),
+    for key, statement, group in (
+        ("fenced+listing", _FENCED_WITH_LISTING, [w for w in writes if w.listing is not None]),
+        ("fenced", _FENCED, [w for w in writes if w.listing is None]),
     ):
         if not group:
             continue
-        fenced = conn.execute(statement, [_fence_params(w, now) for w in group])
-        if conn.dialect.supports_sane_multi_rowcount and fenced.rowcount != len(group):
+        compiled = STATEMENTS.compiled(conn, key, lambda statement=statement: statement)
+        written = driver.run_many(conn, compiled, [_fence_params(w, now) for w in group])
+        if written not in (-1, len(group)):  # -1: this driver does not count (asyncpg)
             raise RuntimeError("a room changed under its write")  # held locked: never
     joins = [w for w in writes if w.join is not None]
     if joins:
@@ -170,7 +185,7 @@ def _apply(conn: Connection, writes: list[RoomWrite], now: float) -> None:
         for s in w.seats
     ]
     if seat_rows:
-        conn.execute(_SEAT, seat_rows)
+        driver.run_many(conn, STATEMENTS.compiled(conn, "seat", lambda: _SEAT), seat_rows)
     for w in writes:
         if w.new_token is not None:  # a seat moved to another device: its new token
             seat, token_hash = w.new_token
@@ -198,11 +213,13 @@ def _apply(conn: Connection, writes: list[RoomWrite], now: float) -> None:
             )
     moved = [(w.room.id, w.move) for w in writes if w.move is not None]
     if moved:
-        conn.execute(
-            insert(moves),
+        driver.run_many(
+            conn,
+            STATEMENTS.compiled(conn, "move", lambda: _MOVE),
             [
-                {"room_id": room_id, "seq": m.seq, "match_no": m.match_no, "seat": m.seat,
-                 "move": m.move, "client_id": m.client_id, "created_at": now}
+                {"b_room_id": room_id, "b_seq": m.seq, "b_match_no": m.match_no,
+                 "b_seat": m.seat, "b_move": m.move, "b_client_id": m.client_id,
+                 "b_created_at": now}
                 for room_id, m in moved
             ],
         )  # fmt: skip
