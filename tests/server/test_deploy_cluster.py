@@ -546,7 +546,8 @@ async def test_a_rooms_sockets_land_on_its_owner_and_follow_it(
     env = {"REDIS_URL": redis_url, "REDIS_PREFIX": f"casino-test-{secrets.token_hex(4)}",
            "FORWARDED_ALLOW_IPS": "127.0.0.1", "ROOM_IDLE": "60", "GRACE_SECONDS": "60",
            "WS_RATE": "5000", "WS_BURST": "5000", "RATE_ROOMS_PER_MIN": "10000",
-           "RATE_JOIN_PER_MIN": "10000", "LOG_LEVEL": os.environ.get("TEST_LOG_LEVEL", "warning")}  # fmt: skip
+           "RATE_JOIN_PER_MIN": "10000",
+           "LOG_LEVEL": os.environ.get("TEST_LOG_LEVEL", "warning")}  # fmt: skip
     procs = [ServerProc(tmp_path, env, db).start() for _ in range(2)]
     front = Front(tmp_path, dict(zip(GAMES, [p.port for p in procs], strict=True)))
     players: list[Player] = []
