@@ -321,9 +321,11 @@ async def test_the_answer_to_a_commit_lost_is_stored_once_and_told_once(
         # played on until its own turn (its view moves only while it reads)
         await play_rooms(
             [player],
-            lambda: moves_of(cluster, room["room"]) >= 6
-            and my_turn(player.view)
-            and player.pending is None,
+            lambda: (
+                moves_of(cluster, room["room"]) >= 6
+                and my_turn(player.view)
+                and player.pending is None
+            ),
             30,
         )
         proxy.trap_commit()
