@@ -23,11 +23,13 @@ known; so a hand is weighed against every play of the deal.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from ..engine import Card, Move, Pile, View
+from ..engine import Card, Move, NotationError, Pile, View
 from ..engine.moves import Table, capture_masks
 
 SUITS = "shdc"
@@ -48,6 +50,38 @@ class Seen:
     def before(cls, view: View, move: Move) -> Seen:
         """The play ``move`` of the seat to move, as ``view`` (another seat's) saw it."""
         return cls(view.turn, view.cards, view.piles, view.deck_size, move)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "cards": [c.code for c in self.cards],
+            "piles": [p.to_json() for p in self.piles],
+            "deck_size": self.deck_size,
+            "move": self.move.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> Seen:
+        """A play from ``to_json``'s form; raises NotationError (or KeyError, TypeError)
+        on anything else."""
+        seat, deck_size = data["seat"], data["deck_size"]
+        if seat not in (0, 1) or not isinstance(deck_size, int):
+            raise NotationError(f"bad play {data!r}")
+        return cls(
+            seat,
+            tuple(Card.parse(c) for c in data["cards"]),
+            tuple(Pile.from_json(p) for p in data["piles"]),
+            deck_size,
+            Move.from_json(data["move"]),
+        )
+
+
+def seen_to_text(seen: Sequence[Seen]) -> str:
+    return json.dumps([s.to_json() for s in seen], separators=(",", ":"))
+
+
+def seen_from_text(text: str) -> tuple[Seen, ...]:
+    return tuple(Seen.from_json(item) for item in json.loads(text))
 
 
 @dataclass(frozen=True, slots=True)

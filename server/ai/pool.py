@@ -33,10 +33,12 @@ import os
 import signal
 import sys
 from collections import OrderedDict, deque
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..engine import IllegalMove, Move, Position, legal_moves
+from .inference import Seen, seen_from_text, seen_to_text
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +53,15 @@ def cores() -> int:
     )
 
 
-def choose_text(level: str, position_text: str, seed: str) -> tuple[str, int]:
+def choose_text(
+    level: str, position_text: str, seed: str, seen_text: str = "[]"
+) -> tuple[str, int]:
     """In a worker: the move (as text) of the ``level`` player, and the worker's pid."""
     from . import choose_for_position
 
     position = Position.parse(position_text)
-    return choose_for_position(level, position, seed).to_text(), os.getpid()
+    seen = seen_from_text(seen_text)
+    return choose_for_position(level, position, seed, seen).to_text(), os.getpid()
 
 
 def die_with_parent(parent: int) -> bool:
@@ -154,13 +159,15 @@ class AiPool:
                 self._running += 1
                 ready.set_result(None)
 
-    async def choose(self, level: str, position: Position, seed: str) -> Move:
+    async def choose(
+        self, level: str, position: Position, seed: str, seen: Sequence[Seen] = ()
+    ) -> Move:
         """The ``level`` player's move for the seat to move in ``position``, checked legal.
         If that player fails or chooses an illegal move, Fácil's plain choice is made
         instead (and the failure logged): a room never stays stuck waiting for the
         computer. THE fallback of the computer players."""
         try:
-            move = await self._choose(level, position, seed)
+            move = await self._choose(level, position, seed, seen)
             if move not in legal_moves(position):
                 raise IllegalMove("computer_bug", f"the {level} player chose {move.to_text()}")
             return move
@@ -170,25 +177,27 @@ class AiPool:
             log.exception("the %s computer failed; Fácil plays this move", level)
             return await self._choose("facil", position, seed)
 
-    async def _choose(self, level: str, position: Position, seed: str) -> Move:
+    async def _choose(
+        self, level: str, position: Position, seed: str, seen: Sequence[Seen] = ()
+    ) -> Move:
         # a room's seeds are "<room's seed>:<seq>" (server/rooms/play.py)
         await self._turn(seed.rpartition(":")[0] or seed)
         try:
-            return await self._run(level, position, seed)
+            return await self._run(level, position, seed, seen_to_text(seen))
         finally:
             self._done()
 
-    async def _run(self, level: str, position: Position, seed: str) -> Move:
+    async def _run(self, level: str, position: Position, seed: str, seen: str) -> Move:
         if self.closed:
             raise RuntimeError("the computer players' pool is closed")
         text = position.to_text()
         if self._executor is None:
-            move, pid = await asyncio.to_thread(choose_text, level, text, seed)
+            move, pid = await asyncio.to_thread(choose_text, level, text, seed, seen)
         else:
             loop = asyncio.get_running_loop()
             try:
                 move, pid = await loop.run_in_executor(
-                    self._executor, choose_text, level, text, seed
+                    self._executor, choose_text, level, text, seed, seen
                 )
             except BrokenProcessPool:
                 # a worker died (killed, out of memory): start new ones and retry once
@@ -196,7 +205,7 @@ class AiPool:
                 self._executor.shutdown(wait=False, cancel_futures=True)
                 self._executor = self._start()
                 move, pid = await loop.run_in_executor(
-                    self._executor, choose_text, level, text, seed
+                    self._executor, choose_text, level, text, seed, seen
                 )
         self.worker_pids.add(pid)
         log.debug("%s move chosen in worker process %d", level, pid)

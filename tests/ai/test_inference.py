@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import random
 
-from server.ai import LEVELS
+from server.ai import LEVELS, choose_for_position
 from server.ai.dificil import Dificil, Tuning
-from server.ai.inference import Inference, Model, Seen
+from server.ai.inference import Inference, Model, Seen, seen_from_text, seen_to_text
 from server.ai.normal import Tuning as NormalTuning
+from server.ai.pool import AiPool
 from server.engine import Match, Move, Pile, legal_moves, view_for
 
 from .helpers import cards, position, shuffle_hidden
@@ -107,3 +108,35 @@ def test_blind_with_the_plays_seen() -> None:
             seen.append(Seen(pos.turn, pos.cards, pos.piles, len(pos.deck), move))
             match, _ = match.play(move)
     assert checked >= 20
+
+
+def test_plays_seen_cross_to_the_workers_as_text() -> None:
+    plays = _built_eight()
+    assert seen_from_text(seen_to_text(plays)) == plays
+    assert [s.move for s in seen_from_text(seen_to_text(plays))] == [s.move for s in plays]
+    assert seen_from_text("[]") == ()
+
+
+async def test_the_pool_passes_the_plays_seen_to_difficil() -> None:
+    """Through the pool (the text form), Difícil gets the same plays as in this process."""
+    normal = LEVELS["normal"]
+    match = Match.new("pool-seen")
+    rng = random.Random(5)
+    seen: list[Seen] = []
+    pool = AiPool(0)
+    compared = 0
+    try:
+        for _ in range(24):
+            pos = match.position
+            view = view_for(pos, pos.turn)
+            moves = legal_moves(view.as_position())
+            if pos.turn == 0 and len(moves) > 1 and any(s.seat == 1 for s in seen):
+                here = choose_for_position("dificil", pos, "s", seen)
+                assert await pool.choose("dificil", pos, "s", seen) == here
+                compared += 1
+            move = normal.choose(view, moves, rng)
+            seen.append(Seen(pos.turn, pos.cards, pos.piles, len(pos.deck), move))
+            match, _ = match.play(move)
+    finally:
+        await pool.close()
+    assert compared >= 3
