@@ -10,17 +10,24 @@ It sees only the seat's ``View``, like every level. For each decision:
    chance of winning the match.
 3. **Otherwise, determinized search.** ``Tuning.samples`` times it deals the opponent a
    hand and orders the deck from the unseen cards, consistent with what has been seen (an
-   opponent who owns a pile holds a card that takes it, RULES.md 4.4). In each such world
-   it plays every candidate, then plays the rest of the deal out with Normal's judgement
-   for both seats (greedy rollouts make such searchers weaker; the next deal too if
-   ``Tuning.min_plays`` asks for it), and values the end of that deal by the chance of
-   winning the match (``odds.hand_chance``: the 18-points rule, the race to 21 counted in
-   order). The move with the largest sum over the worlds is chosen; every candidate is
-   played out in the same worlds with the same rollout seeds, so the comparison is
-   between moves, not between luck.
+   opponent who owns a pile holds a card that takes it, RULES.md 4.4). With the
+   opponent's plays of this deal (``seen``, public), ``Tuning.oversample`` times as many
+   hands are drawn and the worlds kept in proportion to how likely those plays were with
+   each hand (``inference``: a hand that could not have made them is never kept). In
+   each world it plays every candidate, then plays the rest of the deal out with Normal's
+   judgement for both seats (greedy rollouts make such searchers weaker; the next deal
+   too if ``Tuning.min_plays`` asks for it), and values the end of that deal by the
+   chance of winning the match with what is still to come shared out as self-play says
+   it is (``odds.deal_end_chance`` with ``dealend.json``: the 18-points rule, the race to
+   21 counted in order). Every candidate is played out in the same worlds with the same
+   rollout seeds, so the comparison is between moves, not between luck.
+4. **More worlds where they disagree.** If the best two candidates are within
+   ``Tuning.disagree_z`` standard errors of each other over those worlds,
+   ``Tuning.extra_samples`` more worlds are played for the best ``extra_candidates``; the
+   move with the largest sum is chosen.
 
-Everything is driven by ``rng`` and fixed counts (samples, candidates, solver nodes),
-never by a clock: a seed gives the same move on any machine.
+Everything is driven by ``rng`` and fixed counts (samples, candidates, extra worlds,
+solver nodes), never by a clock: a seed gives the same move on any machine.
 """
 
 from __future__ import annotations
