@@ -77,9 +77,10 @@ class Settings:
     purge_rooms_after: float = 30 * 86400.0  # a room untouched this long is deleted
     purge_codes_after: float = 86400.0  # a rejoin code is deleted this long after it expired
     # computer decisions run in this many worker processes (at most one per core; 0 or
-    # unset: one per core), with at most ai_queue more requests waiting inside the pool
+    # unset: one per core); ai_queue more decisions may be handed to them ahead (0: the
+    # rest wait in the pool, one queue per room, taking turns: server/ai/pool.py)
     ai_workers: int = 0
-    ai_queue: int = 32
+    ai_queue: int = 0
     # -- several processes (server/cluster/, server/cluster/redis_hub.py) --
     # unset: one process, every room is this process's own; set: processes on one
     # PostgreSQL database share the rooms, and their frames and room commands travel over it

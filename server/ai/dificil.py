@@ -10,31 +10,44 @@ It sees only the seat's ``View``, like every level. For each decision:
    chance of winning the match.
 3. **Otherwise, determinized search.** ``Tuning.samples`` times it deals the opponent a
    hand and orders the deck from the unseen cards, consistent with what has been seen (an
-   opponent who owns a pile holds a card that takes it, RULES.md 4.4). In each such world
-   it plays every candidate, then plays the rest of the deal out with Normal's judgement
-   for both seats (greedy rollouts make such searchers weaker; the next deal too if
-   ``Tuning.min_plays`` asks for it), and values the end of that deal by the chance of
-   winning the match (``odds.hand_chance``: the 18-points rule, the race to 21 counted in
-   order). The move with the largest sum over the worlds is chosen; every candidate is
-   played out in the same worlds with the same rollout seeds, so the comparison is
-   between moves, not between luck.
+   opponent who owns a pile holds a card that takes it, RULES.md 4.4). With the
+   opponent's plays of this deal (``seen``, public), ``Tuning.oversample`` times as many
+   hands are drawn and the worlds kept in proportion to how likely those plays were with
+   each hand (``inference``: a hand that could not have made them is never kept). In
+   each world it plays every candidate, then plays the rest of the deal out with Normal's
+   judgement for both seats (greedy rollouts make such searchers weaker; the next deal
+   too if ``Tuning.min_plays`` asks for it), and values the end of that deal by the
+   chance of winning the match with what is still to come shared out as self-play says
+   it is (``odds.deal_end_chance`` with ``dealend.json``: the 18-points rule, the race to
+   21 counted in order). Every candidate is played out in the same worlds with the same
+   rollout seeds, so the comparison is between moves, not between luck.
+4. **More worlds where they disagree.** If the best two candidates are within
+   ``Tuning.disagree_z`` standard errors of each other over those worlds,
+   ``Tuning.extra_samples`` more worlds are played for the best ``extra_candidates``; the
+   move with the largest sum is chosen.
 
-Everything is driven by ``rng`` and fixed counts (samples, candidates, solver nodes),
-never by a clock: a seed gives the same move on any machine.
+Everything is driven by ``rng`` and fixed counts (samples, candidates, extra worlds,
+solver nodes), never by a clock: a seed gives the same move on any machine.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..engine import DECK, Card, Move, Position, View, legal_moves, play_step, view_for
+from .dealend import Estimate
+from .dealend import load as load_estimate
+from .inference import Inference, Seen
 from .normal import Normal
 from .normal import Tuning as NormalTuning
-from .odds import hand_chance, result_chance
+from .odds import deal_end_chance, hand_chance, result_chance
 from .solver import solve
 
 DECK_ORDER = {card: i for i, card in enumerate(DECK)}
+DEAL_CARDS = 8  # cards a deal takes from the deck
 REJECTION_TRIES = 20  # opponent hands drawn before one is mended to hold its pile cards
 
 
@@ -51,18 +64,29 @@ class Tuning:
     # matches against Normal in 40 paired matches, 25 against 26)
     min_plays: int = 1
     solver_nodes: int = 30_000  # the last deal's exact search gives up past this
+    oversample: int = 4  # opponent hands drawn per world kept, when its plays are weighed
+    # where the best two candidates are within disagree_z standard errors of each other
+    # over the worlds, extra_samples more worlds for the best extra_candidates
+    extra_samples: int = 12
+    extra_candidates: int = 3
+    disagree_z: float = 1.0
     rollout: NormalTuning = field(default_factory=_rollout_tuning)
 
 
 class Dificil:
     name = "dificil"
 
-    def __init__(self, tuning: Tuning | None = None) -> None:
+    def __init__(self, tuning: Tuning | None = None, estimate: Estimate | None = None) -> None:
         self.tuning = tuning or Tuning()
         self.judge = Normal()
         self.policy = Normal(self.tuning.rollout)
+        self.estimate = estimate if estimate is not None else load_estimate()
 
-    def choose(self, view: View, legal_moves: list[Move], rng: random.Random) -> Move:
+    def choose(
+        self, view: View, legal_moves: list[Move], rng: random.Random, seen: Sequence[Seen] = ()
+    ) -> Move:
+        """The move for ``view``; ``seen``: the plays of this hand as this seat saw them
+        (``inference.Seen``; empty when the caller keeps none)."""
         if len(legal_moves) == 1:
             return legal_moves[0]
         ranked = [move for move, _ in self.judge.ranked(view, legal_moves, rng)]
@@ -74,47 +98,100 @@ class Dificil:
             solved = solve(_world(view, unseen, ()), ordered, view.seat, self.tuning.solver_nodes)
             if solved is not None:
                 return solved
-        return self.search(view, ranked[: self.tuning.candidates], rng)
+        return self.search(view, ranked[: self.tuning.candidates], rng, seen)
 
-    def search(self, view: View, candidates: list[Move], rng: random.Random) -> Move:
-        """The candidate with the best total chance of winning over sampled worlds."""
+    def search(
+        self, view: View, candidates: list[Move], rng: random.Random, seen: Sequence[Seen] = ()
+    ) -> Move:
+        """The candidate with the best total chance of winning over sampled worlds; where
+        the worlds disagree on the best two, more worlds for the best few."""
         if len(candidates) == 1:
             return candidates[0]
+        tuning = self.tuning
         unseen = _unseen(view)
-        totals = [0.0] * len(candidates)
-        for _ in range(self.tuning.samples):
-            world = self.sample_world(view, unseen, rng)
+        inference = Inference(view, seen, self.estimate.model)
+        values = self._values(view, unseen, candidates, tuning.samples, inference, rng)
+        totals = [sum(column) for column in values]
+        order = sorted(range(len(candidates)), key=lambda i: (-round(totals[i], 9), i))
+        if tuning.extra_samples and _disagree(values[order[0]], values[order[1]], tuning):
+            top = order[: tuning.extra_candidates]
+            more = self._values(
+                view, unseen, [candidates[i] for i in top], tuning.extra_samples, inference, rng
+            )
+            for i, column in zip(top, more, strict=True):
+                totals[i] += sum(column)
+            order = sorted(top, key=lambda i: (-round(totals[i], 9), i))
+        return candidates[order[0]]
+
+    def _values(
+        self,
+        view: View,
+        unseen: list[Card],
+        candidates: list[Move],
+        count: int,
+        inference: Inference,
+        rng: random.Random,
+    ) -> list[list[float]]:
+        """Each candidate's value in each of ``count`` sampled worlds (the same worlds and
+        rollout seeds for every candidate)."""
+        values: list[list[float]] = [[] for _ in candidates]
+        for world in self.sample_worlds(view, unseen, rng, count, inference):
             seed = rng.getrandbits(64)
             for i, move in enumerate(candidates):
-                totals[i] += self.rollout(world, move, view.seat, random.Random(seed))
-        best = max(range(len(candidates)), key=lambda i: (round(totals[i], 9), -i))
-        return candidates[best]
+                values[i].append(self.rollout(world, move, view.seat, random.Random(seed)))
+        return values
+
+    def sample_worlds(
+        self,
+        view: View,
+        unseen: list[Card],
+        rng: random.Random,
+        count: int,
+        inference: Inference | None = None,
+    ) -> list[Position]:
+        """``count`` positions consistent with ``view``; with what the opponent's plays of
+        this deal say (``inference``), its hand is drawn from ``Tuning.oversample`` times
+        as many hands, in proportion to their likelihood."""
+        if inference is None or not inference.informed:
+            hands = [self.sample_hand(view, unseen, rng) for _ in range(count)]
+        else:
+            drawn = [
+                self.sample_hand(view, unseen, rng) for _ in range(count * self.tuning.oversample)
+            ]
+            hands = inference.pick(drawn, count, rng)
+        worlds = []
+        for hand in hands:
+            chosen = set(hand)
+            deck = [c for c in unseen if c not in chosen]
+            rng.shuffle(deck)
+            # in a real game the rest is exactly the deck; a position written by hand may
+            # leave cards out altogether
+            worlds.append(_world(view, hand, tuple(deck[: view.deck_size])))
+        return worlds
 
     def sample_world(self, view: View, unseen: list[Card], rng: random.Random) -> Position:
-        """A position consistent with ``view``: an opponent hand and a deck order drawn
-        from the unseen cards; an opponent who owns a pile holds a card that takes it."""
+        """One position consistent with ``view`` (no inference)."""
+        return self.sample_worlds(view, unseen, rng, 1)[0]
+
+    def sample_hand(self, view: View, unseen: list[Card], rng: random.Random) -> list[Card]:
+        """An opponent hand drawn from the unseen cards; an opponent who owns a pile holds
+        a card that takes it."""
         size = min(view.opponent_hand_size, len(unseen))
         needed = sorted({p.value for p in view.piles if p.owner != view.seat})
         hand: list[Card] = []
         for _ in range(REJECTION_TRIES):
             hand = rng.sample(unseen, size)
             if _holds(hand, needed):
-                break
-        else:  # rare: give it a taker of each of its piles first, then the rest at random
-            hand = []
-            for value in needed:
-                takers = [c for c in unseen if c.capture_value == value and c not in hand]
-                if takers and not _holds(hand, [value]):
-                    hand.append(rng.choice(takers))
-            hand = hand[:size]
-            others = [c for c in unseen if c not in hand]
-            hand += rng.sample(others, size - len(hand))
-        chosen = set(hand)
-        deck = [c for c in unseen if c not in chosen]
-        rng.shuffle(deck)
-        # in a real game the rest is exactly the deck; a position written by hand may
-        # leave cards out altogether
-        return _world(view, hand, tuple(deck[: view.deck_size]))
+                return hand
+        # rare: give it a taker of each of its piles first, then the rest at random
+        hand = []
+        for value in needed:
+            takers = [c for c in unseen if c.capture_value == value and c not in hand]
+            if takers and not _holds(hand, [value]):
+                hand.append(rng.choice(takers))
+        hand = hand[:size]
+        others = [c for c in unseen if c not in hand]
+        return hand + rng.sample(others, size - len(hand))
 
     def rollout(self, world: Position, move: Move, seat: int, rng: random.Random) -> float:
         """``seat``'s chance to win the match after ``move`` in ``world``: the rest of the
@@ -127,7 +204,7 @@ class Dificil:
                 return result_chance(step.result, seat)
             position = step.position
             if step.dealt and plays >= self.tuning.min_plays:
-                return hand_chance(position.scores, position.captured, position.limpias, seat)
+                return self.deal_end(position, seat)
             view = view_for(position, position.turn)
             moves = legal_moves(view.as_position())
             if not moves:  # a world the rules never reach; value it as it stands
@@ -135,6 +212,33 @@ class Dificil:
             chosen = moves[0] if len(moves) == 1 else self.policy.choose(view, moves, rng)
             step = play_step(position, chosen)
             plays += 1
+
+    def deal_end(self, position: Position, seat: int) -> float:
+        """``seat``'s chance to win the match from a position just dealt: what has been
+        captured is certain, what is still to come goes to each side with the learned
+        deal-end shares (``dealend``)."""
+        deals_left = len(position.deck) // DEAL_CARDS + 1
+        last = position.last_capturer
+        key = "nobody" if last is None else ("dealer" if last == position.dealer else "other")
+        shares = self.estimate.at(deals_left, key)
+        return deal_end_chance(
+            position.scores, position.captured, position.limpias, position.dealer, shares, seat
+        )
+
+
+def _disagree(a: list[float], b: list[float], tuning: Tuning) -> bool:
+    """Whether the worlds leave the best two candidates too close to tell apart: their
+    mean difference is within ``Tuning.disagree_z`` standard errors of zero (and not
+    exactly zero everywhere: moves no world separates need no more worlds)."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if variance <= 1e-12:
+        return False
+    return abs(mean) < tuning.disagree_z * math.sqrt(variance / n)
 
 
 def _unseen(view: View) -> list[Card]:

@@ -18,6 +18,7 @@ Difícil values outcomes by the match, not by the hand: a capture that brings a 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
 
@@ -162,3 +163,94 @@ for _n in range(DECK_SIZE + 1):
         _tail[_k] = _tail[_k + 1] + _row[_k]
     _TAILS.append(_tail)
 _BINOMIAL_TIE = comb(DECK_SIZE, HALF_DECK) / 2.0**DECK_SIZE
+
+
+@dataclass(frozen=True, slots=True)
+class Shares:
+    """What the cards still to come are worth to the dealer, at a deal's end: the share of
+    the cards not yet captured that the dealer takes (``cards``), of the spades
+    (``spades``), of each of the 10♦, the 2♠ and the aces (``points``), and the chances
+    that the dealer / the other player makes more of the hand's remaining limpias. Even
+    shares and no limpias are the plain ``hand_chance``."""
+
+    cards: float = 0.5
+    spades: float = 0.5
+    points: float = 0.5
+    limpia_dealer: float = 0.0
+    limpia_other: float = 0.0
+
+
+def deal_end_chance(
+    scores: tuple[int, int],
+    captured: tuple[Iterable[Card], Iterable[Card]],
+    limpias: tuple[int, int],
+    dealer: int,
+    shares: Shares,
+    seat: int,
+) -> float:
+    """``hand_chance`` with the cards not yet captured going to the dealer with the odds
+    of ``shares`` instead of even odds (``dealend``: learned from self-play)."""
+    mine = (frozenset(captured[0]), frozenset(captured[1]))
+    counts = (len(mine[0]), len(mine[1]))
+    left = DECK_SIZE - counts[0] - counts[1]
+    spades = (sum(1 for c in mine[0] if c.suit == "s"), sum(1 for c in mine[1] if c.suit == "s"))
+    spades_left = SPADES - spades[0] - spades[1]
+    owners = tuple(
+        0 if card in mine[0] else 1 if card in mine[1] else -1
+        for card in (TEN_OF_DIAMONDS, TWO_OF_SPADES, *ACE_ORDER)
+    )
+    chance = _deal_end_chance(
+        scores, counts, left, spades, spades_left, owners, limpias[0] - limpias[1], dealer, shares
+    )
+    return chance if seat == 0 else 1.0 - chance
+
+
+@lru_cache(maxsize=65_536)
+def _deal_end_chance(
+    scores: tuple[int, int],
+    counts: tuple[int, int],
+    left: int,
+    spades: tuple[int, int],
+    spades_left: int,
+    owners: tuple[int, ...],
+    limpia_difference: int,
+    dealer: int,
+    shares: Shares,
+) -> float:
+    def share(p_dealer: float) -> tuple[float, float]:
+        return (p_dealer, 1.0 - p_dealer) if dealer == 0 else (1.0 - p_dealer, p_dealer)
+
+    card0, card1 = share(shares.cards)
+    spade0, spade1 = share(shares.spades)
+    point0, point1 = share(shares.points)
+    cards = (
+        _tail_p(HALF_DECK + 1 - counts[0], left, card0),
+        _tail_p(HALF_DECK + 1 - counts[1], left, card1),
+    )
+    spade = (
+        _tail_p(SPADES_NEEDED - spades[0], spades_left, spade0),
+        _tail_p(SPADES_NEEDED - spades[1], spades_left, spade1),
+    )
+    items: list[Item] = [(3, *cards), (1, *spade)]
+    for points, owner in zip((2, 1, 1, 1, 1, 1), owners, strict=True):
+        items.append((points, *((point0, point1) if owner < 0 else _owner_odds(owner))))
+    # the limpias still to come: one more for whoever makes more of them (an estimate)
+    more = (shares.limpia_dealer, shares.limpia_other)
+    more0, more1 = more if dealer == 0 else (more[1], more[0])
+    if limpia_difference > 0:
+        items.append((limpia_difference, 1.0, 0.0))
+    elif limpia_difference < 0:
+        items.append((-limpia_difference, 0.0, 1.0))
+    if more0 > 0.0 or more1 > 0.0:
+        items.append((1, more0, more1))
+    return _race(scores, items)
+
+
+@cache
+def _tail_p(need: int, trials: int, p: float) -> float:
+    """The chance of at least ``need`` successes in ``trials`` tosses of chance ``p``."""
+    if need <= 0:
+        return 1.0
+    if need > trials:
+        return 0.0
+    return sum(comb(trials, k) * p**k * (1.0 - p) ** (trials - k) for k in range(need, trials + 1))

@@ -17,10 +17,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..ai.inference import Seen
 from ..cluster import WATCHERS, Hub, Ownership, is_outage
 from ..config import Settings
 from ..engine import Match, Move, Position
@@ -44,7 +45,8 @@ from .views import Moment, room_status
 
 log = logging.getLogger("server.rooms")
 
-Chooser = Callable[[str, Position, str], Awaitable[Move]]  # (level, position, seed) -> move
+# (level, position, seed, the plays of this hand as public facts) -> move
+Chooser = Callable[[str, Position, str, Sequence[Seen]], Awaitable[Move]]
 
 
 class RoomStopped(Exception):
@@ -98,6 +100,10 @@ class Room:
         # histories are no work for the garbage collector
         self.events = restored.events
         self.last_move = restored.last_move
+        # this hand's plays, as either seat saw them (Difícil's inference reads them), and
+        # the (match, hand) they belong to; empty after a restart or a move to a process
+        self.seen: list[Seen] = []
+        self.seen_hand: tuple[int, int] = (-1, -1)
         self.answered = restored.answered
         self.deps = deps
         self._handle = handle

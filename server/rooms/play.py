@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+from ..ai.inference import Seen
 from ..engine import IllegalMove, Move
 from ..protocol import ProtocolError, dumps
 from ..store import MoveRecord
@@ -63,6 +64,12 @@ async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
     events = step_events(step, seat, before, after, computer=move_id is None)
     texts = [dumps(e) for e in events]
     room.match = after
+    hand = (room.state.match_no, before.hand_number)
+    if room.seen_hand != hand:
+        room.seen, room.seen_hand = [], hand
+    # public: the table before the play, the deck's size (which deal) and the play
+    table = before.position
+    room.seen.append(Seen(seat, table.cards, table.piles, len(table.deck), move))
     room.last_move = events[0]
     room.events.extend((seq, text) for text in texts)
     await room.broadcast(seq, texts, seat, move_id)
@@ -93,9 +100,11 @@ def think(room: Room, seq: int) -> None:
     if level is None or seq != room.state.seq:
         return
     position, seed = room.match.position, f"{room.state.seed}:{seq}"
+    here = (room.state.match_no, room.match.hand_number)
+    seen = tuple(room.seen) if room.seen_hand == here else ()
 
     async def decide() -> None:
-        move = await room.deps.choose(level, position, seed)
+        move = await room.deps.choose(level, position, seed, seen)
         room.post(ComputerMove(seq, move))
 
     room.thinking = asyncio.get_running_loop().create_task(decide())

@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         services = Services(
             settings, storage, hub, registry, router, ownership,
             Lobby(storage, router, settings, ownership.db_time), Games(storage, registry), qr,
+            ai=ai_pool,
         )  # fmt: skip
         app.state.services = services
         purger = (

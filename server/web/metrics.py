@@ -1,8 +1,8 @@
 """``/metrics``: what this process does, in the Prometheus text format (prometheus-client),
 for a deployment to scrape: moves, frames handed to sockets and frames that crossed to
-another process, rooms held, sockets, lease and hub state, the writer's batch sizes and
-latencies. Read at scrape time from the counters the parts keep themselves (a few
-integers each): the hot path pays nothing for it.
+another process, rooms held, sockets, lease and hub state, computer decisions waiting for
+a worker, the writer's batch sizes and latencies. Read at scrape time from the counters
+the parts keep themselves (a few integers each): the hot path pays nothing for it.
 
 Only loopback, or the addresses of ``METRICS_ALLOW_IPS``, may read it (docs/protocol.md).
 """
@@ -73,6 +73,11 @@ class ProcessMetrics(Collector):
         )
         yield GaugeMetricFamily(
             "casino_hub_healthy", "1 while this process reaches the others", int(hub.healthy)
+        )
+        yield GaugeMetricFamily(
+            "casino_ai_waiting",
+            "Computer decisions waiting for a worker",
+            s.ai.waiting if s.ai is not None else 0,
         )
         yield from self._writer(s.storage.db.batches)
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.websockets import WebSocket
 
+from ..ai.pool import AiPool
 from ..cluster import Hub, Ownership
 from ..config import Settings
 from ..edge.shared_limits import AddressBudget, Budget, RateLimit
@@ -47,6 +48,7 @@ class Services:
     games: Games
     qr: QrMaker
     draining: bool = False  # a clean stop has begun: no new work
+    ai: AiPool | None = None  # the computer players' pool (its queue, for /metrics)
 
 
 def services_of(request: Request | WebSocket) -> Services:

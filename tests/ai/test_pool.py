@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import select
+import subprocess
+import sys
+from pathlib import Path
 
 from server.ai import choose_for_position
 from server.ai.pool import WORKER_NICE, AiPool, cores
@@ -62,3 +66,70 @@ async def test_at_most_one_worker_per_core_and_a_thread_when_asked() -> None:
     move = await inline.choose("dificil", position, "s")
     assert move in legal_moves(position)
     assert inline.worker_pids == {os.getpid()}
+
+
+async def test_rooms_take_turns_for_the_workers() -> None:
+    """Room A asks for three decisions at once, then room B for one: B's is handed out
+    right after A's second, not after all of A's."""
+    pool = AiPool(0)
+    position = Match.new("turns").position
+    finished: list[str] = []
+    waiting: list[int] = []
+
+    async def decide(name: str, seed: str) -> None:
+        await pool.choose("facil", position, seed)
+        finished.append(name)
+        waiting.append(pool.waiting)
+
+    try:
+        await asyncio.gather(
+            decide("a1", "room-a:1"),
+            decide("a2", "room-a:2"),
+            decide("a3", "room-a:3"),
+            decide("b1", "room-b:1"),
+        )
+    finally:
+        await pool.close()
+    assert finished == ["a1", "a2", "b1", "a3"]
+    assert waiting == [2, 1, 0, 0]
+
+
+def test_workers_die_with_their_server(tmp_path: Path) -> None:
+    """A server killed with SIGKILL (no chance to stop its pool) leaves no worker."""
+    script = tmp_path / "a_server.py"
+    script.write_text(
+        "import asyncio, sys\n"
+        "from server.ai.pool import AiPool\n"
+        "from server.engine import Match\n"
+        "async def main():\n"
+        "    pool = AiPool(1)\n"
+        "    await pool.choose('facil', Match.new('x').position, 's')\n"
+        "    print(*pool.worker_pids, flush=True)\n"
+        "    await asyncio.to_thread(sys.stdin.readline)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    with subprocess.Popen(
+        [sys.executable, str(script)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    ) as server:
+        try:
+            assert server.stdout is not None
+            (worker,) = (int(pid) for pid in server.stdout.readline().split())
+            assert worker != server.pid
+            watch = os.pidfd_open(worker)
+            try:
+                server.kill()
+                server.wait(timeout=30)
+                ended, _, _ = select.select([watch], [], [], 30)  # readable once it exited
+                assert ended == [watch], "the worker outlived its server"
+            finally:
+                os.close(watch)
+        finally:
+            if server.poll() is None:
+                server.kill()
+                server.wait(timeout=30)

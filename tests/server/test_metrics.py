@@ -30,6 +30,7 @@ async def test_a_scrape_says_what_the_process_does(make_server: Callable[..., Se
     before = scrape(server)
     assert before["casino_moves_total"] == 0 and before["casino_rooms_held"] == 0
     assert before["casino_lease_held"] == 1 and before["casino_hub_healthy"] == 1
+    assert before["casino_ai_waiting"] == 0  # the computer pool's queue is there, empty
     room = server.computer_room()
     client, _ = await Client.hello(server, room["token"])
     await play_until(client, lambda m: m["type"] == "event" and m["seq"] >= 6)
