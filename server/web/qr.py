@@ -1,7 +1,8 @@
 """QR codes of this site's links (``QrMaker``), made away from the event loop.
 
 A QR code costs tens of milliseconds of CPU (pure Python): they are drawn one at a time in
-a process of their own, started at the first one (a thread would still hold the GIL, and a
+a process of their own (it dies with the server), started at the first one (a thread
+would still hold the GIL, and a
 busy QR thread made every other request wait), at most ``MAX_WAITING`` wait their turn
 (more get ``503 busy``), and invite and watch codes (asked for again by every reload of the
 page that shows them) are remembered in a small LRU cache.
@@ -17,12 +18,14 @@ from __future__ import annotations
 import asyncio
 import io
 import multiprocessing
+import os
 import re
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 
 import segno
 
+from ..ai.pool import die_with_parent
 from ..protocol import ApiError
 
 SHAREABLE = re.compile(r"/[jrv]/[A-Za-z0-9_-]{1,64}")
@@ -61,7 +64,10 @@ class QrMaker:
         try:
             if self.executor is None:
                 self.executor = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=die_with_parent,  # even when the server is SIGKILLed
+                    initargs=(os.getpid(),),
                 )
             svg = await asyncio.get_running_loop().run_in_executor(self.executor, render, url)
         finally:
