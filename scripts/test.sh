@@ -32,23 +32,28 @@ npx --no-install tsc --noEmit -p .
 if [ $# -gt 0 ]; then
     exec .venv/bin/python -m pytest -q "$@"
 fi
-# the whole suite in three pytest processes side by side, each with its own ports, databases
+# the whole suite in four pytest processes side by side, each with its own ports, databases
 # and Redis prefixes: the browser tests (they mostly wait on chromium), the cluster's fault
-# tests (they mostly wait on leases running out) and the rest
+# tests (they mostly wait on leases running out), the other server tests (on server
+# processes) and the rest (the engines, the players, the architecture: this process's CPU)
 cluster=(tests/server/test_ownership.py tests/server/test_cluster.py
          tests/server/test_deploy_cluster.py tests/server/test_watchers_cluster.py)
 ignored=()
-for path in tests/browser "${cluster[@]}"; do ignored+=("--ignore=$path"); done
+for path in "${cluster[@]}"; do ignored+=("--ignore=$path"); done
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-.venv/bin/python -m pytest -q -p no:cacheprovider tests/browser >"$logs/browser" 2>&1 &
+pytest=(.venv/bin/python -m pytest -q -p no:cacheprovider)
+"${pytest[@]}" tests/browser >"$logs/browser" 2>&1 &
 browser=$!
-.venv/bin/python -m pytest -q -p no:cacheprovider "${cluster[@]}" >"$logs/cluster" 2>&1 &
+"${pytest[@]}" "${cluster[@]}" >"$logs/cluster" 2>&1 &
 faults=$!
+"${pytest[@]}" tests/server "${ignored[@]}" >"$logs/server" 2>&1 &
+server=$!
 status=0
-.venv/bin/python -m pytest -q -p no:cacheprovider "${ignored[@]}" || status=$?
-wait "$faults" || status=$?
-wait "$browser" || status=$?
+"${pytest[@]}" tests --ignore=tests/browser --ignore=tests/server || status=$?
+for job in "$server" "$faults" "$browser"; do wait "$job" || status=$?; done
+echo "--- the other server tests: tests/server"
+cat "$logs/server"
 echo "--- the cluster's fault tests: ${cluster[*]}"
 cat "$logs/cluster"
 echo "--- tests/browser"
