@@ -147,6 +147,8 @@ class Stats:
     watchers: int = 0  # watcher sockets welcomed
     watch_frames: int = 0  # frames all watchers received
     watch_bytes: int = 0
+    # (when, seconds) from a bot's ack until its turn again: the computer's decision, wall
+    waits: list[tuple[float, float]] = field(default_factory=list)
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -169,6 +171,7 @@ async def bot(
             asked = False
             counter = 0
             view: dict[str, Any] | None = None
+            their_turn_since: float | None = None  # the other seat's turn began (our ack)
 
             async def send_move(move: dict[str, Any], seq: int, delay: float) -> None:
                 nonlocal counter
@@ -198,6 +201,7 @@ async def bot(
                         stats.rtts.append((time.time(), time.perf_counter() - start))
                     stats.moves += 1
                     pending = False
+                    their_turn_since = time.perf_counter()
                 elif kind == "error":
                     stats.error(msg["code"])
                     sent.pop(msg.get("id", ""), None)
@@ -210,6 +214,9 @@ async def bot(
                     await ws.send('{"type":"rematch"}')
                 elif view["status"] == "playing":
                     asked = False
+                    if view["turn"] == view["seat"] and their_turn_since is not None:
+                        stats.waits.append((time.time(), time.perf_counter() - their_turn_since))
+                        their_turn_since = None
                     if view["turn"] == view["seat"] and view["options"]:
                         move = pick_move(view)
                         if move is None:
@@ -252,7 +259,9 @@ async def make_computer_room(
     http: httpx.AsyncClient, sem: asyncio.Semaphore, level: str
 ) -> tuple[str, str]:
     async with sem:
-        r = await http.post("/api/rooms", json={"mode": "computer", "level": level, "name": "Bot"})
+        r = await http.post("/api/rooms", json={"mode": "computer", "level": level, "name": "Ana"})
+        if r.status_code != 201:
+            raise RuntimeError(f"a computer room was refused: {r.status_code} {r.text}")
         return str(r.json()["token"]), str(r.json().get("room", ""))
 
 
@@ -264,6 +273,7 @@ async def add_computer_rooms(
     seed: int,
     stop: asyncio.Event,
     tasks: list[asyncio.Task[None]],
+    pace: bool = False,
 ) -> None:
     sem = asyncio.Semaphore(32)
     homes = [servers[next(ROOM_NUMBER) % len(servers)] for _ in range(count)]
@@ -281,7 +291,7 @@ async def add_computer_rooms(
         readies.append(ready)
         rng = random.Random(f"{seed}:computer:{i}")
         url = ws_url(homes[i], room)
-        tasks.append(asyncio.create_task(bot(url, token, stats, False, rng, stop, ready)))
+        tasks.append(asyncio.create_task(bot(url, token, stats, pace, rng, stop, ready)))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
 
 
@@ -293,8 +303,11 @@ async def computer_load(
     level: str,
     hold: float,
     seed: int,
+    pace: bool = False,
 ) -> dict[str, Any]:
-    """Friend rooms' round trip alone, then beside rooms playing the computer."""
+    """Friend rooms' round trip alone, then beside rooms playing the computer (flat out, or
+    at people's pace with ``pace``); the computer's decisions timed from the bot's ack to its
+    turn again (wall time, the computer's delay being 0)."""
     stats, computer_stats, stop = Stats(), Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
 
@@ -307,10 +320,13 @@ async def computer_load(
         end = time.time()
         seconds = end - start
         friend = [r for t, r in stats.rtts if start <= t <= end]
+        decisions = [w for t, w in computer_stats.waits if start <= t <= end]
         row = {
             "phase": label,
             "friend_moves": len(friend),
             "friend_rtt": summary(friend),
+            "computer_decisions": len(decisions),
+            "computer_decision_wall": summary(decisions) if decisions else None,
             "computer_room_moves_per_s": round((computer_stats.moves - moves0) / seconds, 1),
             "server_cpu_share": round((cpu_total(pids) - cpu0) / seconds, 2),
             "workers_cpu_share": round((children_cpu(pids) - workers0) / seconds, 2),
@@ -323,7 +339,7 @@ async def computer_load(
 
     await add_rooms(servers, friends, stats, True, seed, stop, tasks)
     alone = await window(f"{friends} friend rooms alone")
-    await add_computer_rooms(servers, computers, level, computer_stats, seed, stop, tasks)
+    await add_computer_rooms(servers, computers, level, computer_stats, seed, stop, tasks, pace)
     beside = await window(f"{friends} friend rooms + {computers} {level} rooms")
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -562,8 +578,9 @@ async def run_modes(
         print("flat out:", json.dumps(out["flat"], ensure_ascii=False), flush=True)
     if args.mode == "computer":
         out["computer"] = await computer_load(
-            servers, pids, args.friends, args.computers, args.level, args.hold, args.seed
-        )
+            servers, pids, args.friends, args.computers, args.level, args.hold, args.seed,
+            args.computer_pace,
+        )  # fmt: skip
         print("computer:", json.dumps(out["computer"], ensure_ascii=False), flush=True)
     if args.mode in ("pace", "both"):
         out["pace"] = await peoples_pace(
@@ -638,6 +655,9 @@ def main() -> None:
         "--computers", type=int, default=100, help="computer: rooms against the computer"
     )
     parser.add_argument("--level", default="dificil", help="computer: their level")
+    parser.add_argument(
+        "--computer-pace", action="store_true", help="computer: their bots at people's pace"
+    )
     parser.add_argument("--rooms", type=int, default=200, help="flat out: rooms")
     parser.add_argument("--seconds", type=float, default=20, help="flat out: seconds")
     parser.add_argument("--procs", type=int, default=2, help="flat out: bot processes")
