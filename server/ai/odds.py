@@ -59,6 +59,24 @@ def _start_chance(a: int, b: int) -> float:
     return _race((a, b), items)
 
 
+Captured = tuple[tuple[int, int], int, tuple[int, int], int, tuple[int, ...]]
+
+
+def _captured(captured: tuple[Iterable[Card], Iterable[Card]]) -> Captured:
+    """What the odds need of the cards captured: each player's count, the cards left, each
+    player's spades, the spades left, and who holds the 10♦, the 2♠ and each ace (0, 1,
+    or -1: nobody yet)."""
+    mine = (frozenset(captured[0]), frozenset(captured[1]))
+    counts = (len(mine[0]), len(mine[1]))
+    left = DECK_SIZE - counts[0] - counts[1]
+    spades = (sum(1 for c in mine[0] if c.suit == "s"), sum(1 for c in mine[1] if c.suit == "s"))
+    owners = tuple(
+        0 if card in mine[0] else 1 if card in mine[1] else -1
+        for card in (TEN_OF_DIAMONDS, TWO_OF_SPADES, *ACE_ORDER)
+    )
+    return counts, left, spades, SPADES - spades[0] - spades[1], owners
+
+
 def hand_chance(
     scores: tuple[int, int],
     captured: tuple[Iterable[Card], Iterable[Card]],
@@ -68,15 +86,7 @@ def hand_chance(
     """The chance that ``seat`` wins the match, in a hand begun at ``scores`` where the
     players have ``captured`` these cards and ``limpias``; every card not yet captured
     goes to either player with even odds."""
-    mine = (frozenset(captured[0]), frozenset(captured[1]))
-    counts = (len(mine[0]), len(mine[1]))
-    left = DECK_SIZE - counts[0] - counts[1]
-    spades = (sum(1 for c in mine[0] if c.suit == "s"), sum(1 for c in mine[1] if c.suit == "s"))
-    spades_left = SPADES - spades[0] - spades[1]
-    owners = tuple(
-        0 if card in mine[0] else 1 if card in mine[1] else -1
-        for card in (TEN_OF_DIAMONDS, TWO_OF_SPADES, *ACE_ORDER)
-    )
+    counts, left, spades, spades_left, owners = _captured(captured)
     chance = _hand_chance(
         scores, counts, left, spades, spades_left, owners, limpias[0] - limpias[1]
     )
@@ -190,15 +200,7 @@ def deal_end_chance(
 ) -> float:
     """``hand_chance`` with the cards not yet captured going to the dealer with the odds
     of ``shares`` instead of even odds (``dealend``: learned from self-play)."""
-    mine = (frozenset(captured[0]), frozenset(captured[1]))
-    counts = (len(mine[0]), len(mine[1]))
-    left = DECK_SIZE - counts[0] - counts[1]
-    spades = (sum(1 for c in mine[0] if c.suit == "s"), sum(1 for c in mine[1] if c.suit == "s"))
-    spades_left = SPADES - spades[0] - spades[1]
-    owners = tuple(
-        0 if card in mine[0] else 1 if card in mine[1] else -1
-        for card in (TEN_OF_DIAMONDS, TWO_OF_SPADES, *ACE_ORDER)
-    )
+    counts, left, spades, spades_left, owners = _captured(captured)
     chance = _deal_end_chance(
         scores, counts, left, spades, spades_left, owners, limpias[0] - limpias[1], dealer, shares
     )
