@@ -100,10 +100,7 @@ class Room:
         # histories are no work for the garbage collector
         self.events = restored.events
         self.last_move = restored.last_move
-        # this hand's plays, as either seat saw them (Difícil's inference reads them), and
-        # the (match, hand) they belong to; empty after a restart or a move to a process
-        self.seen: list[Seen] = []
-        self.seen_hand: tuple[int, int] = (-1, -1)
+        self.plays = restored.plays  # this hand's plays, public (Difícil's inference)
         self.answered = restored.answered
         self.deps = deps
         self._handle = handle

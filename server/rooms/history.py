@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..ai.inference import Seen
 from ..engine import Match, Move, Step
 from ..protocol import Ack, dumps, encode
 from ..store import MoveRecord, RoomState
@@ -63,6 +64,29 @@ def rematch_event(match_no: int) -> str:
     return dumps({"kind": "rematch", "match": match_no})
 
 
+@dataclass(slots=True)
+class HandPlays:
+    """The plays of the hand being played, as public facts (the table before each, the
+    deck's size, the move): what Difícil's inference reads. Derived from the move log like
+    the rest of a room, so a room restored after a restart, or on another process, has
+    them too."""
+
+    hand: tuple[int, int] = (-1, -1)  # (match number, hand number) of ``plays``
+    plays: list[Seen] = field(default_factory=list)
+
+    def add(self, match_no: int, before: Match, seat: int, move: Move) -> None:
+        """``seat`` played ``move`` in ``before`` (a new hand starts a new list)."""
+        hand = (match_no, before.hand_number)
+        if self.hand != hand:
+            self.hand, self.plays = hand, []
+        table = before.position
+        self.plays.append(Seen(seat, table.cards, table.piles, len(table.deck), move))
+
+    def of(self, match_no: int, match: Match) -> tuple[Seen, ...]:
+        """The plays of ``match``'s current hand (none yet: a hand just dealt)."""
+        return tuple(self.plays) if self.hand == (match_no, match.hand_number) else ()
+
+
 @dataclass(frozen=True, slots=True)
 class Restored:
     """What a room's actor holds besides its state: the current match, its events as JSON
@@ -72,6 +96,7 @@ class Restored:
     events: list[tuple[int, str]]
     last_move: dict[str, Any] | None
     answered: Answered
+    plays: HandPlays
 
 
 def restore(state: RoomState, records: list[MoveRecord]) -> Restored:
@@ -92,9 +117,11 @@ def restore(state: RoomState, records: list[MoveRecord]) -> Restored:
     played = replay(
         state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
     )
+    plays = HandPlays()
     for rec, move in zip(current, played, strict=True):
+        plays.add(state.match_no, move.before, move.seat, move.move)
         step_list = move.events()
         last_move = step_list[0]
         events.extend((rec.seq, dumps(e)) for e in step_list)
         match = move.after
-    return Restored(match, events, last_move, answered)
+    return Restored(match, events, last_move, answered, plays)

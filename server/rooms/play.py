@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from ..ai.inference import Seen
 from ..engine import IllegalMove, Move
 from ..protocol import ProtocolError, dumps
 from ..store import MoveRecord
@@ -64,12 +63,7 @@ async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
     events = step_events(step, seat, before, after, computer=move_id is None)
     texts = [dumps(e) for e in events]
     room.match = after
-    hand = (room.state.match_no, before.hand_number)
-    if room.seen_hand != hand:
-        room.seen, room.seen_hand = [], hand
-    # public: the table before the play, the deck's size (which deal) and the play
-    table = before.position
-    room.seen.append(Seen(seat, table.cards, table.piles, len(table.deck), move))
+    room.plays.add(room.state.match_no, before, seat, move)
     room.last_move = events[0]
     room.events.extend((seq, text) for text in texts)
     await room.broadcast(seq, texts, seat, move_id)
@@ -100,8 +94,7 @@ def think(room: Room, seq: int) -> None:
     if level is None or seq != room.state.seq:
         return
     position, seed = room.match.position, f"{room.state.seed}:{seq}"
-    here = (room.state.match_no, room.match.hand_number)
-    seen = tuple(room.seen) if room.seen_hand == here else ()
+    seen = room.plays.of(room.state.match_no, room.match)
 
     async def decide() -> None:
         move = await room.deps.choose(level, position, seed, seen)

@@ -118,6 +118,7 @@ async def check_rebuilt(world: World) -> None:
     assert rebuilt.events == room.events
     assert rebuilt.last_move == room.last_move
     assert rebuilt.answered == room.answered
+    assert rebuilt.plays == room.plays  # the hand's plays too (Difícil reads them)
 
 
 async def act(world: World, action: tuple[str, int, int]) -> World:
