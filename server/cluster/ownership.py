@@ -14,7 +14,9 @@ process's lease is held and the room's epoch is the one this process took it at
   (``on_lapsed``); a renewal that reads that a room's epoch moved on stops that copy
   (``on_deposed``).
 - **The database's time** (``db_time``): this process's wall clock corrected by the offset
-  measured at each renewal, for anything compared across processes (a call's deadline).
+  measured at the renewals, for anything compared across processes (a call's deadline). Of
+  the last ``OFFSET_SAMPLES`` renewals the one with the shortest round trip is believed, as
+  NTP does: a renewal that waited on a busy machine says little about the clocks.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 
 from ..store import LeaseStore
@@ -31,6 +34,7 @@ log = logging.getLogger("server.cluster")
 
 SAFETY = 0.9  # the local deadline ends this share of a lease after the renewal was sent
 START_TIMEOUT = 30.0  # seconds the first term may take to begin (a busy machine)
+OFFSET_SAMPLES = 8  # renewals whose clock readings are kept (about 13 s at the default lease)
 
 
 class Ownership:
@@ -57,6 +61,8 @@ class Ownership:
         self.started_at = wall()
         self.deadline = 0.0  # on the monotonic clock
         self.offset = 0.0  # the database's clock minus this process's wall clock
+        # (round trip, offset) of the last renewals: the shortest round trip is believed
+        self._samples: deque[tuple[float, float]] = deque(maxlen=OFFSET_SAMPLES)
         self.live: frozenset[str] = frozenset()
         self.rooms: dict[str, int] = {}  # the rooms this process holds, with their epochs
         self.renewals = 0
@@ -138,7 +144,8 @@ class Ownership:
 
     def _renewed(self, sent: float, sent_wall: float, db_now: float) -> None:
         self.deadline = sent + self.lease_seconds * SAFETY
-        self.offset = db_now - (sent_wall + self.wall()) / 2
+        self._samples.append((self.monotonic() - sent, db_now - (sent_wall + self.wall()) / 2))
+        self.offset = min(self._samples)[1]
         self.renewals += 1
         if self._failing:
             log.warning("lease of %s renewed again", self.node)

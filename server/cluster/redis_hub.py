@@ -21,8 +21,9 @@ storage in Redis, only the lowest latency, and every way it can go missing is no
 - A process that does not hear its own heartbeat for ``SILENCE`` seconds is cut off from
   Redis: it says so (``healthy`` is False, ``/healthz`` answers 503), subscribes again,
   and reports it (``on_lost``) so that its remote listeners and routes are dropped.
-- A call carries its deadline on the database's clock (``clock``): one that arrives late
-  is dropped, never carried out after its caller gave up. A call whose way is down, or
+- A call carries its deadline on the database's clock (``clock``), ``CLOCK_SLACK`` before
+  its caller gives up: one that arrives late is dropped, never carried out after its caller
+  gave up. A call whose way is down, or
   whose answer does not come, is answered ``reconnecting``; a call to a process nobody
   listens for (``PUBLISH`` reached no subscriber) fails at once with ``PeerGone``.
 - The queue holds at most ``MAX_QUEUE`` messages: past that the link is treated as down.
@@ -53,6 +54,7 @@ MAX_QUEUE = 20_000  # messages waiting to be published
 RECONNECT_DELAYS = (0.05, 0.2, 0.5, 1.0, 2.0)
 BEAT = 0.3  # seconds between heartbeats
 SILENCE = 1.5  # seconds without a word from a live peer (or from itself) before it is lost
+CLOCK_SLACK = 0.2  # seconds: how far two processes' readings of the database's clock may differ
 
 OnCall = Callable[[str, Payload], Awaitable[Any]]  # (room id, command) -> answer
 
@@ -168,7 +170,7 @@ class RedisHub:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = future
         message = {"kind": "call", "id": call_id, "room": room_id, "command": payload,
-                   "deadline": self.clock() + timeout}  # fmt: skip
+                   "deadline": self._deadline(timeout)}  # fmt: skip
         try:
             if not self._post(node, message):
                 raise ProtocolError("reconnecting")
@@ -181,8 +183,14 @@ class RedisHub:
     def tell(self, node: str, room_id: str, payload: Payload, timeout: float) -> None:
         """A command whose answer nobody waits for (id 0: none is sent)."""
         message = {"kind": "call", "id": 0, "room": room_id, "command": payload,
-                   "deadline": self.clock() + timeout}  # fmt: skip
+                   "deadline": self._deadline(timeout)}  # fmt: skip
         self._post(node, message)
+
+    def _deadline(self, timeout: float) -> float:
+        """When the receiver must drop a call: ``CLOCK_SLACK`` before the caller gives up,
+        so that two processes' readings of the database's clock, a little apart, never let
+        a call be carried out after its caller said ``reconnecting``."""
+        return self.clock() + timeout - min(CLOCK_SLACK, timeout / 2)
 
     # -- sending ---------------------------------------------------------------------------
 

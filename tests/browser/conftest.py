@@ -3,13 +3,15 @@ temporary SQLite file, COMPUTER_DELAY=0, a 3 s grace time) and Debian's chromium
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.browserkit import PHONE, Player
+from tests.support.browserkit import ARTIFACTS, PHONE, Player
 from tests.support.srvkit import ServerProc
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -61,8 +63,32 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> object:
+    """Keeps each phase's report on the test, for ``make_player`` to know it failed."""
+    report = yield
+    setattr(item, f"report_{call.when}", report)
+    return report
+
+
+def keep_failed_pages(name: str, players: list[Player]) -> None:
+    """What each page of a failed test showed (``artifacts/failed-*``: a screenshot, its
+    HTML and the console), for a failure on CI to be read afterwards."""
+    for i, player in enumerate(players):
+        stem = ARTIFACTS / f"failed-{name}-{i}"
+        with contextlib.suppress(Exception):
+            ARTIFACTS.mkdir(exist_ok=True)
+            player.page.screenshot(path=f"{stem}.png")
+            stem.with_suffix(".html").write_text(player.page.content())
+            stem.with_suffix(".log").write_text("\n".join(player.console))
+            print(f"failed page kept: {stem}.png, .html, .log; console tail:")
+            print("\n".join(player.console[-15:]))
+
+
 @pytest.fixture
-def make_player(browser: object, web_server: ServerProc) -> Iterator[Callable[..., Player]]:
+def make_player(
+    request: pytest.FixtureRequest, browser: object, web_server: ServerProc
+) -> Iterator[Callable[..., Player]]:
     """``make_player(viewport=PHONE, anim_ms=0)``: a fresh device (browser context) on the
     server's front page. ``anim_ms`` is how long the opponent's move stays on screen."""
     contexts = []
@@ -87,6 +113,9 @@ def make_player(browser: object, web_server: ServerProc) -> Iterator[Callable[..
         return player
 
     yield make
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        keep_failed_pages(re.sub(r"\W+", "-", request.node.name), players)
     for context in contexts:
         context.close()
     errors = [e for p in players for e in p.errors]

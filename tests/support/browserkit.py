@@ -40,10 +40,12 @@ class Player:
     frames: list[dict[str, Any]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     last_options: list[dict[str, Any]] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)  # the page's console, kept on failure
 
     def attach(self) -> None:
         self.page.on("websocket", self._on_ws)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
         # the server's Content-Security-Policy refusing something the client does
         self.page.on(
             "console",
