@@ -644,6 +644,38 @@ def test_pages_names_and_announcements(make_player: MakePlayer) -> None:
     assert me.page.get_by_role("button", name="Despacio").get_attribute("aria-pressed") == "true"
 
 
+def test_a_focus_the_player_moved_is_not_pulled_back(make_player: MakePlayer) -> None:
+    """Enter on a card puts the focus on its first action once the table is drawn again; a
+    player who has already moved the focus on (a quick keyboard, a slow phone that draws the
+    frame late) keeps it where they put it."""
+    me = make_player()
+    me.goto("/")
+    me.page.click("button[data-level='facil']")
+    me.wait_my_turn()
+    card = next(
+        o["card"] for o in me.view()["options"] if o["llevarte"] or o["trail"] or o["builds"]
+    )
+    focused = me.page.evaluate(
+        """(code) => new Promise((done) => {
+          const card = document.querySelector(`.hand .card[data-code="${code}"]`);
+          card.focus();
+          card.click();  // chosen: the focus goes to its first action at the next frame...
+          document.querySelector('.actions button.cancel').focus();  // ...but the player moved on
+          requestAnimationFrame(() => requestAnimationFrame(
+            () => done(document.activeElement.textContent)));
+        })""",
+        card,
+    )
+    assert focused == "Cancelar"
+    # with nobody moving it, the focus goes to the first action, as before
+    me.page.click(".actions button.cancel")
+    me.page.focus(f".hand .card[data-code='{card}']")
+    me.page.keyboard.press("Enter")
+    me.page.wait_for_function(
+        "() => document.activeElement.matches('.actions .button-row button:first-child')"
+    )
+
+
 def test_reduced_motion_keeps_the_pause_without_the_flight(make_player: MakePlayer) -> None:
     me = make_player(anim_ms=1500, reduced_motion="reduce")
     start_computer_game(me)

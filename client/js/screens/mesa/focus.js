@@ -25,11 +25,16 @@ export function refocus(g) {
   if (focusLost()) g.root.querySelector('[data-focus-key="menu"]')?.focus({ preventScroll: true });
 }
 
-/** Focuses, after the redraw, the first element found among `selectors` (in order). */
+/** Focuses, after the redraw, the first element found among `selectors` (in order),
+ * unless the player has put the focus somewhere else meanwhile: a quick keyboard user who
+ * already moved on is not pulled back (a slow phone may draw the frame late). */
 export function focusLater(g, ...selectors) {
   const wanted = selectors.filter(Boolean);
   if (!wanted.length) return;
+  const before = document.activeElement;
   requestAnimationFrame(() => {
+    const now = document.activeElement;
+    if (now !== before && now && now !== document.body && now.isConnected) return;
     for (const selector of wanted) {
       const el = g.root.querySelector(selector);
       if (el) {
