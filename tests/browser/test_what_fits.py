@@ -137,9 +137,10 @@ def test_the_score_sheet_and_the_menu_fit(
 def test_a_build_panel_with_ideas_leaves_the_table_whole(
     make_player: MakePlayer, viewport: dict[str, int]
 ) -> None:
-    me = make_player(viewport=viewport)
     option = None
     for _ in range(6):
+        # a new device each time: the last one would reopen its game at "/" (issue 20, item 9)
+        me = make_player(viewport=viewport)
         start_computer_game(me)
         option = me.play_until(lambda o: len(o["builds"]) >= 2, turns=24)
         if option is not None:
