@@ -13,10 +13,12 @@ process's lease is held and the room's epoch is the one this process took it at
   finds the lease lapsed, this process stops every copy it holds and closes every socket
   (``on_lapsed``); a renewal that reads that a room's epoch moved on stops that copy
   (``on_deposed``).
-- **The database's time** (``db_time``): this process's wall clock corrected by the offset
-  measured at the renewals, for anything compared across processes (a call's deadline). Of
-  the last ``OFFSET_SAMPLES`` renewals the one with the shortest round trip is believed, as
-  NTP does: a renewal that waited on a busy machine says little about the clocks.
+- **The database's time** (``db_time``): this process's monotonic clock plus the offset
+  measured at the renewals, for anything compared across processes (a call's deadline); the
+  wall clock plays no part, so a machine whose clock is wrong or is set meanwhile reads the
+  same time as the others. Of the last ``OFFSET_SAMPLES`` renewals the one with the shortest
+  round trip is believed, as NTP does: a renewal that waited on a busy machine says little
+  about the clocks.
 """
 
 from __future__ import annotations
@@ -60,7 +62,9 @@ class Ownership:
         self.wall = wall
         self.started_at = wall()
         self.deadline = 0.0  # on the monotonic clock
-        self.offset = 0.0  # the database's clock minus this process's wall clock
+        # the database's clock minus this process's monotonic clock (until the first renewal
+        # says otherwise: this machine's wall clock)
+        self.offset = wall() - monotonic()
         # (round trip, offset) of the last renewals: the shortest round trip is believed
         self._samples: deque[tuple[float, float]] = deque(maxlen=OFFSET_SAMPLES)
         self.live: frozenset[str] = frozenset()
@@ -90,7 +94,7 @@ class Ownership:
 
     def db_time(self) -> float:
         """Now, on the database's clock (as measured at the last renewal)."""
-        return self.wall() + self.offset
+        return self.monotonic() + self.offset
 
     def lapse_in(self, lease_until: float, db_now: float) -> float:
         """Seconds until a lease read as ending at ``lease_until`` when the database's clock
@@ -104,11 +108,11 @@ class Ownership:
         await self._join(START_TIMEOUT)
 
     async def _join(self, timeout: float) -> None:
-        sent, sent_wall = self.monotonic(), self.wall()
+        sent = self.monotonic()
         now = await asyncio.wait_for(
             self.store.join(self.node, self.lease_seconds, self.started_at), timeout
         )
-        self._renewed(sent, sent_wall, now)
+        self._renewed(sent, now)
         self._lapsed = False
         self.live = await asyncio.wait_for(self.store.live(), timeout) | {self.node}
 
@@ -123,7 +127,7 @@ class Ownership:
         if self._lapsed:
             await self._join(self.lease_seconds)
             return
-        sent, sent_wall = self.monotonic(), self.wall()
+        sent = self.monotonic()
         before = dict(self.rooms)  # rooms taken while the renewal runs are not judged by it
         renewal = await asyncio.wait_for(
             self.store.renew(self.node, self.lease_seconds), self._timeout
@@ -133,7 +137,7 @@ class Ownership:
             self.lapse()
             await self._join(self.lease_seconds)
             return
-        self._renewed(sent, sent_wall, renewal.db_now)
+        self._renewed(sent, renewal.db_now)
         self.live = renewal.live | {self.node}
         deposed = {r for r, e in before.items() if renewal.held.get(r) != e and r in self.rooms}
         if deposed:
@@ -142,9 +146,10 @@ class Ownership:
             self.on_deposed(deposed)
         self.on_renewed(self.live)
 
-    def _renewed(self, sent: float, sent_wall: float, db_now: float) -> None:
+    def _renewed(self, sent: float, db_now: float) -> None:
         self.deadline = sent + self.lease_seconds * SAFETY
-        self._samples.append((self.monotonic() - sent, db_now - (sent_wall + self.wall()) / 2))
+        received = self.monotonic()
+        self._samples.append((received - sent, db_now - (sent + received) / 2))
         self.offset = min(self._samples)[1]
         self.renewals += 1
         if self._failing:

@@ -1,6 +1,7 @@
 """The database's time as a process reads it (``Ownership.db_time``): of the last renewals the
 one with the shortest round trip is believed, so a renewal that waited on a busy machine
-does not move a process's reading of the clock that calls' deadlines are written in."""
+does not move a process's reading of the clock that calls' deadlines are written in; and
+the machine's wall clock plays no part, so setting it changes nothing."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ class Clocks:
 
 
 class SlowLeases:
-    """A lease store on a database whose clock is 50 s ahead of this process's wall clock,
+    """A lease store on a database whose clock is 50 s ahead of this process's wall clock
+    (as it was at the start: the database's time goes on whatever the wall clock does),
     answering each renewal after ``there`` seconds on the way and ``back`` on the way back."""
 
     AHEAD = 50.0
@@ -33,10 +35,13 @@ class SlowLeases:
         self.clocks = clocks
         self.trips: list[tuple[float, float]] = []
 
+    def db_now(self) -> float:
+        return self.clocks.mono + (1_000.0 - 100.0) + self.AHEAD
+
     def _trip(self) -> float:
         there, back = self.trips.pop(0) if self.trips else (0.001, 0.001)
         self.clocks.pass_(there)
-        now = self.clocks.wall + self.AHEAD
+        now = self.db_now()
         self.clocks.pass_(back)
         return now
 
@@ -62,9 +67,10 @@ def ownership(clocks: Clocks, leases: SlowLeases) -> Ownership:
 
 async def test_a_quick_renewal_reads_the_database_clock_closely() -> None:
     clocks = Clocks()
-    own = ownership(clocks, SlowLeases(clocks))
+    leases = SlowLeases(clocks)
+    own = ownership(clocks, leases)
     await own.start()
-    assert abs(own.db_time() - (clocks.wall + SlowLeases.AHEAD)) < 0.002
+    assert abs(own.db_time() - leases.db_now()) < 0.002
 
 
 async def test_a_renewal_that_waited_long_one_way_does_not_move_the_reading() -> None:
@@ -76,9 +82,21 @@ async def test_a_renewal_that_waited_long_one_way_does_not_move_the_reading() ->
     # believed, that renewal would put the database's clock 0.4 s behind where it is
     leases.trips = [(0.001, 0.8)]
     await own.renew()
-    assert abs(own.db_time() - (clocks.wall + SlowLeases.AHEAD)) < 0.002
+    assert abs(own.db_time() - leases.db_now()) < 0.002
     # once every kept renewal is a slow one, the best of them is believed
     leases.trips = [(0.001, 0.8)] * 8
     for _ in range(8):
         await own.renew()
-    assert abs(own.db_time() - (clocks.wall + SlowLeases.AHEAD - 0.4)) < 0.002
+    assert abs(own.db_time() - (leases.db_now() - 0.4)) < 0.002
+
+
+async def test_a_wall_clock_set_meanwhile_does_not_move_the_reading() -> None:
+    clocks = Clocks()
+    leases = SlowLeases(clocks)
+    own = ownership(clocks, leases)
+    await own.start()
+    clocks.wall += 3600.0  # somebody set this machine's clock an hour ahead
+    assert abs(own.db_time() - leases.db_now()) < 0.002
+    await own.renew()
+    clocks.pass_(1.0)
+    assert abs(own.db_time() - leases.db_now()) < 0.002
