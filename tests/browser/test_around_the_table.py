@@ -234,7 +234,7 @@ def test_a_token_refused_later_says_where_the_game_may_be(make_player: MakePlaye
     assert moved.status_code == 200
     late = make_player()
     hold_seat(late, room, since=None, active=True)
-    late.page.reload()
+    late.goto("/")
     late.page.wait_for_selector("main[data-screen='inicio'] .error-line:not([hidden])")
     text = late.page.locator("main").inner_text()
     assert "siguió en otro" in text and "sesión" not in text
@@ -276,7 +276,7 @@ def test_a_finished_match_leaves_for_inicio_and_mis_partidas(
     winner = end["event"]["winner"]
     me = make_player()
     hold_seat(me, room, since=end["seq"] - 1, active=True)  # it was at the table
-    me.page.reload()
+    me.goto("/")
     page = me.page
     page.wait_for_selector("dialog.sheet.final[open]")  # the end, seen at the table
     page.click("dialog.sheet >> text=Volver al inicio")
@@ -307,7 +307,7 @@ def test_a_match_that_ended_while_away_does_not_reopen_by_itself(
     me = make_player()
     hold_seat(me, room, since=None, active=False)
     play_by_socket(web_server, room["token"], event_of("match_end"))
-    me.page.reload()
+    me.goto("/")
     page = me.page
     page.wait_for_selector(
         f".mis-partidas .game[data-room='{room['room']}'][data-status='finished']"

@@ -66,7 +66,7 @@ def sheet_shown(player: Player, server: ServerProc, final: bool) -> dict[str, An
     room = computer_room(server)
     end = play_by_socket(server, room["token"], event_of("match_end" if final else "hand_end"))
     hold_seat(player, room, since=end["seq"] - 1, active=True)
-    player.page.reload()
+    player.goto("/")
     player.page.wait_for_selector("dialog.sheet.final[open]" if final else "dialog.sheet[open]")
     ends = player.events("hand_end")
     ends += [m["event"] for m in player.welcome()["events"] if m["event"]["kind"] == "hand_end"]
@@ -234,7 +234,7 @@ def test_the_replay_sentence_is_not_under_its_controls(
     play_by_socket(web_server, room["token"], event_of("match_end"))
     me = make_player(viewport=PHONE)
     hold_seat(me, room, since=None, active=False)
-    me.page.reload()
+    me.goto("/")
     page = me.page
     page.click(".mis-partidas .g-replay")
     page.wait_for_selector(".replay[data-step='0']")

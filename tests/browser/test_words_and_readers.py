@@ -168,7 +168,7 @@ def test_the_replay_says_what_each_one_took(
     play_by_socket(web_server, room["token"], event_of("match_end"))
     me = make_player(viewport=LAPTOP)
     hold_seat(me, room, since=None, active=False)
-    me.page.reload()
+    me.goto("/")
     page = me.page
     page.click(".mis-partidas .g-replay")
     page.wait_for_selector(".replay[data-step='0']")

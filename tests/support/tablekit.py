@@ -53,7 +53,10 @@ def event_of(kind: str) -> Callable[[Message], bool]:
 
 def hold_seat(player: Player, room: dict[str, Any], since: int | None, active: bool) -> None:
     """This device holds seat 0 of ``room``, last seen at ``since``; ``active``: it was
-    being played when the page closed (so opening the site goes back to it)."""
+    being played when the page closed (so opening the site goes back to it). The device's
+    storage is written from a page of the site that runs no app (``/healthz``), so that no
+    work of an app already started (Mis partidas forgetting a token the server no longer
+    knows) rewrites it meanwhile; the caller then opens the site (``player.goto("/")``)."""
     seat = {
         "room": room["room"],
         "seat": 0,
@@ -62,7 +65,7 @@ def hold_seat(player: Player, room: dict[str, Any], since: int | None, active: b
         "mode": "computer",
         "active": active,
     }
-    player.goto("/")
+    player.goto("/healthz")
     player.page.evaluate(
         """(s) => { localStorage.setItem('casino.asientos', JSON.stringify([s]));
                     localStorage.setItem('casino.session', JSON.stringify(s)); }""",
