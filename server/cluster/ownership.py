@@ -59,7 +59,6 @@ class Ownership:
         self.on_deposed = on_deposed
         self.on_lapsed = on_lapsed
         self.monotonic = monotonic
-        self.wall = wall
         self.started_at = wall()
         self.deadline = 0.0  # on the monotonic clock
         # the database's clock minus this process's monotonic clock (until the first renewal
@@ -93,7 +92,7 @@ class Ownership:
             del self.rooms[room_id]
 
     def db_time(self) -> float:
-        """Now, on the database's clock (as measured at the last renewal)."""
+        """Now, on the database's clock (as read at the quickest of the last renewals)."""
         return self.monotonic() + self.offset
 
     def lapse_in(self, lease_until: float, db_now: float) -> float:

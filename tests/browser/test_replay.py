@@ -15,6 +15,7 @@ from websockets.sync.client import connect as ws_connect
 from tests.support.a11y import assert_no_violations
 from tests.support.browserkit import LAPTOP, PHONE, Player
 from tests.support.srvkit import ServerProc, my_turn, pick_move, split_frame
+from tests.support.tablekit import hold_seat
 
 pytestmark = pytest.mark.browser
 
@@ -50,21 +51,6 @@ def finished_computer_match(server: ServerProc) -> dict[str, Any]:
     raise AssertionError("the match did not end")
 
 
-def hold_seat(player: Player, room: dict[str, Any]) -> None:
-    seat = {
-        "room": room["room"],
-        "seat": 0,
-        "token": room["token"],
-        "since": None,
-        "mode": "computer",
-    }
-    player.goto("/")
-    player.page.evaluate(
-        "(s) => localStorage.setItem('casino.asientos', JSON.stringify([s]))", seat
-    )
-    player.page.reload()
-
-
 def step_shown(player: Player) -> int:
     return int(player.page.locator(".replay").get_attribute("data-step") or "-1")
 
@@ -86,7 +72,8 @@ def test_step_through_a_replay(
 ) -> None:
     room = finished_computer_match(web_server)
     me = make_player(viewport=viewport)
-    hold_seat(me, room)
+    hold_seat(me, room, since=None, active=False)
+    me.goto("/")
     me.page.wait_for_selector(".mis-partidas .game[data-status='finished'] .g-turn")
     assert me.page.locator(".mis-partidas .g-turn").inner_text().startswith("Terminó")
     me.page.click(".mis-partidas .g-replay")
@@ -162,7 +149,8 @@ def test_the_replay_from_the_finished_table(
 ) -> None:
     room = finished_computer_match(web_server)
     me = make_player(viewport=PHONE)
-    hold_seat(me, room)
+    hold_seat(me, room, since=None, active=False)
+    me.goto("/")
     me.page.click(".mis-partidas .game-open")
     me.page.wait_for_selector(".mesa .actions button.replay")
     me.page.click(".mesa .actions button.replay")
@@ -176,17 +164,8 @@ def test_the_replay_from_fin_de_partida(make_player: MakePlayer, web_server: Ser
     events since then), and its "Ver la repetición" opens the replay."""
     room = finished_computer_match(web_server)
     me = make_player(viewport=LAPTOP)
-    session = {
-        "room": room["room"],
-        "seat": 0,
-        "token": room["token"],
-        "since": room["end_seq"] - 1,
-        "mode": "computer",
-        "active": True,
-    }
+    hold_seat(me, room, since=room["end_seq"] - 1, active=True)  # it was at the table
     me.goto("/")
-    me.page.evaluate("(s) => localStorage.setItem('casino.session', JSON.stringify(s))", session)
-    me.page.reload()
     me.page.wait_for_selector("dialog.sheet.final[open]")
     me.page.click("dialog.sheet button.replay")
     me.page.wait_for_selector(".replay[data-step='0']")

@@ -34,9 +34,10 @@ class SlowLeases:
     def __init__(self, clocks: Clocks) -> None:
         self.clocks = clocks
         self.trips: list[tuple[float, float]] = []
+        self.base = clocks.wall + self.AHEAD - clocks.mono  # the database's clock - monotonic
 
     def db_now(self) -> float:
-        return self.clocks.mono + (1_000.0 - 100.0) + self.AHEAD
+        return self.clocks.mono + self.base
 
     def _trip(self) -> float:
         there, back = self.trips.pop(0) if self.trips else (0.001, 0.001)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, WebSocket
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, WebSocket
 
 from tests.support.srvkit import split_frame
 
@@ -45,15 +45,15 @@ class Player:
     def attach(self) -> None:
         self.page.on("websocket", self._on_ws)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
-        # the server's Content-Security-Policy refusing something the client does
-        self.page.on(
-            "console",
-            lambda msg: (
-                self.errors.append(msg.text) if "Content Security Policy" in msg.text else None
-            ),
-        )
+        self.page.on("console", self._on_console)
         self.page.set_default_timeout(TIMEOUT_MS)
+
+    def _on_console(self, msg: ConsoleMessage) -> None:
+        """Every line is kept (shown when a test fails); the server's Content-Security-Policy
+        refusing something the client does is an error of the page."""
+        self.console.append(f"{msg.type}: {msg.text}")
+        if "Content Security Policy" in msg.text:
+            self.errors.append(msg.text)
 
     def _on_ws(self, ws: WebSocket) -> None:
         def received(payload: str | bytes) -> None:
