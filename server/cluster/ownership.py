@@ -18,7 +18,8 @@ process's lease is held and the room's epoch is the one this process took it at
   wall clock plays no part, so a machine whose clock is wrong or is set meanwhile reads the
   same time as the others. Of the last ``OFFSET_SAMPLES`` renewals the one with the shortest
   round trip is believed, as NTP does: a renewal that waited on a busy machine says little
-  about the clocks.
+  about the clocks; a reading that cannot agree with it (the machine was suspended) drops
+  the readings from before.
 """
 
 from __future__ import annotations
@@ -148,7 +149,15 @@ class Ownership:
     def _renewed(self, sent: float, db_now: float) -> None:
         self.deadline = sent + self.lease_seconds * SAFETY
         received = self.monotonic()
-        self._samples.append((received - sent, db_now - (sent + received) / 2))
+        trip, offset = received - sent, db_now - (sent + received) / 2
+        if self._samples:
+            best_trip, best = min(self._samples)
+            # each reading is right within half its round trip: one that cannot agree with
+            # the best says the clocks moved apart (this machine was suspended, say), and
+            # the readings from before are wrong now
+            if abs(offset - best) > (trip + best_trip) / 2:
+                self._samples.clear()
+        self._samples.append((trip, offset))
         self.offset = min(self._samples)[1]
         self.renewals += 1
         if self._failing:

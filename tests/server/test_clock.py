@@ -101,3 +101,20 @@ async def test_a_wall_clock_set_meanwhile_does_not_move_the_reading() -> None:
     await own.renew()
     clocks.pass_(1.0)
     assert abs(own.db_time() - leases.db_now()) < 0.002
+
+
+async def test_a_machine_that_was_suspended_reads_the_clock_again_at_its_next_renewal() -> None:
+    """A suspended machine's monotonic clock stands still while the database's goes on: the
+    readings from before no longer agree with a new one, and are dropped, however quick."""
+    clocks = Clocks()
+    leases = SlowLeases(clocks)
+    own = ownership(clocks, leases)
+    await own.start()
+    for _ in range(3):
+        await own.renew()
+    leases.base += 10.0  # ten seconds asleep
+    await own.renew()
+    assert abs(own.db_time() - leases.db_now()) < 0.002
+    leases.trips = [(0.3, 0.3)]  # a slow renewal agrees with the reading: it changes nothing
+    await own.renew()
+    assert abs(own.db_time() - leases.db_now()) < 0.002
