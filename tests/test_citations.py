@@ -259,7 +259,7 @@ def test_a_wrong_citation_is_caught() -> None:
     assert notation_titles_at("Moves: x", titles) == (("moves",), 5)  # no such title
     m = RULES_CITE.search("see RULES.md sections 3-5 and 9, Difícil")
     assert m is not None and expand(m["list"]) == ("3", "4", "5", "9")
-    assert unresolved(Citation("x:1", "", ("9",), ("moves",)), rules_sections(), titles) == [
-        "RULES.md 9",
+    assert unresolved(Citation("x:1", "", ("10",), ("moves",)), rules_sections(), titles) == [
+        "RULES.md 10",
         "NOTATION.md, moves",
     ]
