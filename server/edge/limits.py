@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import ipaddress
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections import OrderedDict
 
-Clock = Callable[[], float]
+from ..window import Clock, SlidingWindow
+
 EVICT_PER_CALL = 16  # quiet keys dropped per call at most (each call adds at most one)
 
 
@@ -35,8 +35,9 @@ def client_key(host: str | None) -> str:
 
 
 class SlidingLimit:
-    """At most ``limit`` events per key in any ``window`` seconds. At most ``max_keys`` keys
-    are remembered: beyond that the least recently seen one is forgotten."""
+    """At most ``limit`` events per key in any ``window`` seconds: one ``SlidingWindow`` per
+    key. At most ``max_keys`` keys are remembered: beyond that the least recently seen one is
+    forgotten."""
 
     def __init__(
         self,
@@ -50,75 +51,53 @@ class SlidingLimit:
         self.window = window
         self.max_keys = max_keys
         self.clock = clock
-        self.hits: OrderedDict[str, deque[float]] = OrderedDict()  # least recently seen first
+        self.hits: OrderedDict[str, SlidingWindow] = OrderedDict()  # least recently seen first
 
     def __len__(self) -> int:
         return len(self.hits)
 
     def allow(self, key: str) -> bool:
-        now = self.clock()
-        cutoff = now - self.window
-        self._evict(cutoff)
-        hits = self.hits.get(key)
-        if hits is None:
-            hits = self.hits[key] = deque()
+        self._evict()
+        window = self.hits.get(key)
+        if window is None:
+            window = self.hits[key] = SlidingWindow(self.limit, self.window, clock=self.clock)
         else:
             self.hits.move_to_end(key)
-        while hits and hits[0] <= cutoff:
-            hits.popleft()
-        if len(hits) >= self.limit:
-            return False
-        hits.append(now)
-        return True
+        return window.allow()
 
     def has_room(self, key: str, limit: int | None = None) -> bool:
         """Whether ``key`` has fewer than ``limit`` events in the window (by default its
         own limit; a tighter one when asked), counting nothing."""
-        cutoff = self.clock() - self.window
-        self._evict(cutoff)
-        allowed = self.limit if limit is None else limit
-        hits = self.hits.get(key)
-        if hits is None:
-            return allowed > 0
-        while hits and hits[0] <= cutoff:
-            hits.popleft()
-        return len(hits) < allowed
+        self._evict()
+        window = self.hits.get(key)
+        if window is None:
+            return (self.limit if limit is None else limit) > 0
+        return window.has_room(limit)
 
-    def _evict(self, cutoff: float) -> None:
+    def _evict(self) -> None:
+        cutoff = self.clock() - self.window
         for _ in range(EVICT_PER_CALL):
             if not self.hits:
                 return
-            key, hits = next(iter(self.hits.items()))
-            if hits and hits[-1] > cutoff and len(self.hits) < self.max_keys:
+            key, window = next(iter(self.hits.items()))
+            last = window.last()
+            if last is not None and last > cutoff and len(self.hits) < self.max_keys:
                 return
             del self.hits[key]
 
 
-class FailureBudget:
-    """At most ``limit`` failures in any ``window`` seconds over the whole server: once
-    spent, attempts are refused until old failures leave the window. It bounds guessing by
-    any number of addresses together."""
+class FailureBudget(SlidingWindow):
+    """At most ``limit`` failures in any ``window`` seconds over the whole server
+    (``charge`` counts one): once spent, attempts are refused until old failures leave the
+    window. It bounds guessing by any number of addresses together."""
+
+    __slots__ = ()
 
     def __init__(self, limit: int, window: float = 60.0, *, clock: Clock = time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self.failures: deque[float] = deque()
-
-    def _prune(self) -> float:
-        now = self.clock()
-        while self.failures and self.failures[0] <= now - self.window:
-            self.failures.popleft()
-        return now
+        super().__init__(limit, window, clock=clock)
 
     def exhausted(self) -> bool:
-        self._prune()
-        return len(self.failures) >= self.limit
-
-    def charge(self) -> None:
-        now = self._prune()
-        if len(self.failures) < self.limit:
-            self.failures.append(now)
+        return not self.has_room()
 
 
 class TokenBucket:
