@@ -23,7 +23,7 @@ from ..protocol import MAX_TOKEN, MAX_WATCH_CODE, ApiError, is_plain, normalize_
 from ..rooms import Router
 from ..rooms.commands import Join, MoveSeat
 from ..rooms.views import COMPUTER_NAME
-from ..store import RejoinError, RoomState, SeatState, Storage
+from ..store import CREATOR, RejoinError, RoomState, SeatState, Storage
 from .names import DEFAULT_NAMES, clean_name
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
@@ -124,9 +124,11 @@ class Lobby:
             match_start_seq=0,
             seq=0,
             version=0,
-            names=(name0, COMPUTER_NAME if computer else None),
             invite=invite,
-            seats=(SeatState("arriving", self.clock()), SeatState()),
+            seats=(
+                SeatState("arriving", self.clock(), name=name0),
+                SeatState(name=COMPUTER_NAME if computer else None),
+            ),
             turns=turns,
             watch=new_code(WATCH_LEN),
         )
@@ -153,12 +155,14 @@ class Lobby:
             raise ApiError("invite_unknown")
         token = await self._token("join", room_id, client_key)
         key_hash = hash_secret(client_key) if client_key is not None else None
-        joined = await self.router.call(room_id, Join(name1, hash_secret(token), key_hash))
-        if joined is None:
+        seat = await self.router.call(room_id, Join(name1, hash_secret(token), key_hash))
+        if isinstance(seat, bool):  # a room on a process of the release before: its friend seat
+            seat = 1 if seat else -1
+        if seat is None:
             raise ApiError("invite_unknown")
-        if not joined:
+        if seat < 0:
             raise ApiError("room_full")
-        return {"room": room_id, "seat": 1, "token": token}
+        return {"room": room_id, "seat": seat, "token": token}
 
     def invite_of(self, typed: object) -> str | None:
         """The invite ``typed`` is, as stored, when it is one by its form (``INVITE_LEN``
@@ -194,10 +198,10 @@ class Lobby:
         state = await self.storage.rooms.load(room_id) if room_id is not None else None
         if state is None:
             raise ApiError("invite_unknown")
-        host = state.names[0]
+        host = state.names[CREATOR]
         return {
-            "host": None if host == DEFAULT_NAMES[0] else host,
-            "open": state.names[1] is None,
+            "host": None if host == DEFAULT_NAMES[CREATOR] else host,
+            "open": any(name is None for name in state.names),
             "turns": state.turns,
         }
 

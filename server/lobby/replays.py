@@ -13,7 +13,7 @@ from ..engine import Match, Move
 from ..rooms.facts import CATEGORIES_ES
 from ..rooms.history import replay
 from ..rooms.views import replay_position
-from ..store import StoredMatch
+from ..store import CREATOR, StoredMatch
 
 
 class NotFinished(Exception):
@@ -33,13 +33,16 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
         steps.append({"events": played.events(), "position": replay_position(match)})
     if not match.finished:  # the room says it is over but its log does not: tell nothing
         raise NotFinished(stored.room_id)
-    names = [stored.names[0], stored.names[1]]
+    computer = stored.mode == "computer"
     return {
         "match": stored.match_no,
-        "names": names,
+        "names": list(stored.names),
         "mode": stored.mode,
         "level": stored.level,
-        "kinds": ["person", "computer" if stored.mode == "computer" else "person"],
+        "kinds": [
+            "computer" if computer and seat != CREATOR else "person"
+            for seat in range(len(stored.names))
+        ],
         "winner": match.winner,
         "scores": list(match.scores),
         "categories": CATEGORIES_ES,

@@ -20,6 +20,7 @@ from .leases import LeaseStore, Renewal
 from .listings import ListingStore
 from .purge import PurgeStore
 from .records import (
+    CREATOR,
     FinishedMatch,
     Listing,
     MoveRecord,
@@ -63,7 +64,7 @@ class Storage:
 
 
 __all__ = [
-    "CodeStore", "Database", "FinishedMatch", "LeaseStore", "Listing", "ListingStore",
+    "CREATOR", "CodeStore", "Database", "FinishedMatch", "LeaseStore", "Listing", "ListingStore",
     "MoveRecord", "Owner", "PurgeStore", "RejoinCode", "RejoinError", "Renewal", "RoomState",
     "RoomStore", "RoomWrite", "SeatListing", "SeatState", "SeatStore", "SeatToken",
     "SecondProcess", "StaleRoom", "Storage", "StoredMatch", "Tuning", "lock_sqlite_file",

@@ -3,10 +3,13 @@ match as stored (its seed and moves, for a replay)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 
 from .database import Database, storable
 from .records import SeatListing, StoredMatch
+from .rooms import scores_of
 from .tables import finished_matches, moves, rooms, seats
 
 
@@ -18,66 +21,67 @@ class ListingStore:
         """The games of the seats with these token hashes (unknown ones are left out)."""
         if not token_hashes:
             return []
-        other = seats.alias("other")
-        query = (
+        mine = (
             select(
                 seats.c.token_hash,
                 seats.c.seat,
-                seats.c.rematch,
-                seats.c.takeover,
-                other.c.rematch.label("other_rematch"),
-                other.c.takeover.label("other_takeover"),
                 rooms.c.id,
                 rooms.c.mode,
                 rooms.c.level,
                 rooms.c.turns,
                 rooms.c.status,
-                rooms.c.name0,
-                rooms.c.name1,
                 rooms.c.match_no,
                 rooms.c.turn,
-                rooms.c.score0,
-                rooms.c.score1,
+                rooms.c.scores,
                 rooms.c.moved_at,
                 rooms.c.created_at,
             )
             .join(rooms, rooms.c.id == seats.c.room_id)
-            .outerjoin(
-                other, (other.c.room_id == seats.c.room_id) & (other.c.seat == 1 - seats.c.seat)
-            )
             .where(seats.c.token_hash.in_(token_hashes))
         )
         async with self.db.engine.connect() as conn:
-            rows = (await conn.execute(query)).all()
-        found = []
-        for r in rows:
-            seat = int(r.seat)
-            rematch = [bool(r.rematch), bool(r.other_rematch)]
-            takeover = [r.takeover, r.other_takeover]
-            if seat == 1:
-                rematch.reverse()
-                takeover.reverse()
-            scores = None if r.score0 is None or r.score1 is None else (r.score0, r.score1)
-            found.append(
-                SeatListing(
-                    r.token_hash,
-                    r.id,
-                    seat,
-                    r.mode,
-                    r.level,
-                    bool(r.turns),
-                    r.status,
-                    (r.name0, r.name1),
-                    r.match_no,
-                    r.turn,
-                    scores,
-                    r.moved_at,
-                    r.created_at,
-                    (rematch[0], rematch[1]),
-                    (takeover[0], takeover[1]),
-                )
+            rows = (await conn.execute(mine)).all()
+            room_ids = sorted({r.id for r in rows})
+            every_seat = (
+                (
+                    await conn.execute(
+                        select(
+                            seats.c.room_id,
+                            seats.c.seat,
+                            seats.c.name,
+                            seats.c.rematch,
+                            seats.c.takeover,
+                        )
+                        .where(seats.c.room_id.in_(room_ids))
+                        .order_by(seats.c.room_id, seats.c.seat)
+                    )  # fmt: skip
+                ).all()
+                if room_ids
+                else []
             )
-        return found
+        by_room: dict[str, list[Any]] = {}
+        for seat_row in every_seat:
+            by_room.setdefault(seat_row.room_id, []).append(seat_row)
+        return [
+            SeatListing(
+                r.token_hash,
+                r.id,
+                int(r.seat),
+                r.mode,
+                r.level,
+                bool(r.turns),
+                r.status,
+                tuple(s.name for s in by_room[r.id]),
+                r.match_no,
+                r.turn,
+                scores_of(r.scores),
+                r.moved_at,
+                r.created_at,
+                tuple(bool(s.rematch) for s in by_room[r.id]),
+                tuple(s.takeover for s in by_room[r.id]),
+            )
+            for r in rows
+        ]
 
     async def match(self, room_id: str, match_no: int) -> StoredMatch | None:
         if not storable(room_id):
@@ -107,12 +111,18 @@ class ListingStore:
                     .order_by(moves.c.seq)
                 )
             ).all()
+            names = (
+                await conn.execute(
+                    select(seats.c.name).where(seats.c.room_id == room_id).order_by(seats.c.seat)
+                )
+            ).scalars()
+            stored_names = tuple(names)
         return StoredMatch(
             room_id,
             match_no,
             room.mode,
             room.level,
-            (room.name0, room.name1),
+            stored_names,
             seed,
             tuple((int(r.seat), str(r.move), r.client_id is None) for r in rows),
             finished,

@@ -13,17 +13,22 @@ Mode = Literal["computer", "friend"]
 PresenceKind = Literal["arriving", "here", "away"]
 
 
+CREATOR = 0  # the seat of the room's creator: the one seat never the computer's, first to play
+
+
 @dataclass(frozen=True, slots=True)
 class SeatState:
-    """A person's seat: ``presence`` is "arriving" (not connected since the seat was
-    taken), "here" or "away", since ``since`` (epoch seconds; the grace period counts from
-    there); ``takeover`` the computer level playing it for now; ``rematch`` whether its
-    player asked for another match."""
+    """A seat, as its row stores it: ``presence`` is "arriving" (not connected since the
+    seat was taken), "here" or "away", since ``since`` (epoch seconds; the grace period
+    counts from there); ``takeover`` the computer level playing it for now; ``rematch``
+    whether its player asked for another match; ``name`` who sits there (None: a friend's
+    seat nobody took yet)."""
 
     presence: PresenceKind = "arriving"
     since: float | None = None
     takeover: str | None = None
     rematch: bool = False
+    name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,21 +41,31 @@ class RoomState:
     match_start_seq: int  # the seq before this match's first move (its rematch event)
     seq: int  # the room's last numbered event
     version: int  # bumped by every write; writes are conditional on it
-    names: tuple[str, str | None]  # seat 1 is None until the friend joins
     invite: str | None
-    seats: tuple[SeatState, SeatState]
+    seats: tuple[SeatState, ...]  # one per seat, in the order of play
     # por turnos (friend rooms): played over days; no stall check, and the seat of a friend
     # who left goes to the computer only when the other asks for it (docs/protocol.md)
     turns: bool = False
     watch: str | None = None  # the watch link's code (/v/<code>): set when the room is made
 
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def names(self) -> tuple[str | None, ...]:
+        """Who sits in each seat (None: a friend's seat nobody took yet)."""
+        return tuple(seat.name for seat in self.seats)
+
     def with_seat(self, seat: int, state: SeatState) -> RoomState:
-        seats = (state, self.seats[1]) if seat == 0 else (self.seats[0], state)
-        return replace(self, seats=seats)
+        seats = list(self.seats)
+        seats[seat] = state
+        return replace(self, seats=tuple(seats))
 
     def computer_seat(self, seat: int) -> bool:
-        """The seat is the computer's own (a computer room's seat 1)."""
-        return self.mode == "computer" and seat == 1
+        """The seat is the computer's own (in a computer room, every seat but the
+        creator's)."""
+        return self.mode == "computer" and seat != CREATOR
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +82,7 @@ class FinishedMatch:
     match_no: int
     seed: str
     winner: int | None
-    scores: tuple[int, int]
+    scores: tuple[int, ...]  # per team
     first_seq: int
     last_seq: int
 
@@ -104,7 +119,7 @@ class Listing:
     move (None unless playing) and the match scores."""
 
     turn: int | None
-    scores: tuple[int, int]
+    scores: tuple[int, ...]  # per team
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,14 +134,14 @@ class SeatListing:
     level: str | None
     turns: bool
     status: str
-    names: tuple[str, str | None]
+    names: tuple[str | None, ...]  # per seat, as are ``rematch`` and ``takeover``
     match_no: int
     turn: int | None
-    scores: tuple[int, int] | None
+    scores: tuple[int, ...] | None  # per team
     last_move_at: float | None
     created_at: float
-    rematch: tuple[bool, bool]
-    takeover: tuple[str | None, str | None]
+    rematch: tuple[bool, ...]
+    takeover: tuple[str | None, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +153,7 @@ class StoredMatch:
     match_no: int
     mode: str
     level: str | None
-    names: tuple[str, str | None]
+    names: tuple[str | None, ...]
     seed: str
     moves: tuple[tuple[int, str, bool], ...]
     finished: bool
@@ -156,7 +171,9 @@ class RoomWrite:
     seats: tuple[int, ...] = ()
     move: MoveRecord | None = None
     finished: FinishedMatch | None = None
-    join: tuple[str, str | None] | None = None  # seat 1 taken: (token hash, join key hash)
+    join: tuple[int, str, str | None] | None = (
+        None  # a seat taken: (seat, token hash, join key hash)
+    )
     new_token: tuple[int, str] | None = None  # a seat moved: (seat, new token hash)
     use_code: tuple[int, str | None] | None = None  # the rejoin code used: (id, key hash)
     epoch: int = field(kw_only=True)

@@ -11,15 +11,18 @@ decision for each write, then one statement of each kind for all the accepted on
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 from sqlalchemy.sql import Select, Update
 
+from ..engine.seats import TEAMS
 from . import driver
 from .database import Database, storable
 from .records import (
+    CREATOR,
     MoveRecord,
     RejoinError,
     RoomState,
@@ -33,9 +36,10 @@ from .tables import finished_matches, moves, rejoin_codes, rooms, seats
 
 ROOM_COLUMNS = (
     "mode", "level", "seed", "match_no", "match_start_seq", "seq", "version", "status",
-    "name0", "name1", "invite", "turns",
+    "invite", "turns",
 )  # fmt: skip
-LISTING_COLUMNS = ("turn", "score0", "score1")
+LISTING_COLUMNS = ("turn", "scores")
+SEAT_COLUMNS = ("presence", "since", "takeover", "rematch", "name")
 
 
 def room_values(room: RoomState, status: str) -> dict[str, Any]:
@@ -48,8 +52,6 @@ def room_values(room: RoomState, status: str) -> dict[str, Any]:
         "seq": room.seq,
         "version": room.version,
         "status": status,
-        "name0": room.names[0],
-        "name1": room.names[1],
         "invite": room.invite,
         "turns": room.turns,
     }
@@ -61,13 +63,27 @@ def seat_values(state: SeatState) -> dict[str, Any]:
         "since": state.since,
         "takeover": state.takeover,
         "rematch": state.rematch,
+        "name": state.name,
     }
 
 
 def seat_state(row: Any) -> SeatState:
     return SeatState(
-        presence=row.presence, since=row.since, takeover=row.takeover, rematch=bool(row.rematch)
+        presence=row.presence,
+        since=row.since,
+        takeover=row.takeover,
+        rematch=bool(row.rematch),
+        name=row.name,
     )
+
+
+def scores_text(scores: tuple[int, ...]) -> str:
+    """The match scores as stored: one per team, a JSON list."""
+    return json.dumps(list(scores))
+
+
+def scores_of(text: str | None) -> tuple[int, ...] | None:
+    return None if text is None else tuple(json.loads(text))
 
 
 # -- the write ----------------------------------------------------------------------------
@@ -112,7 +128,7 @@ _FENCED = _fenced(ROOM_COLUMNS)  # a write that leaves the listing columns as th
 _SEAT = (
     update(seats)
     .where(seats.c.room_id == bindparam("b_room"), seats.c.seat == bindparam("b_seat"))
-    .values({name: bindparam(f"b_{name}") for name in ("presence", "since", "takeover", "rematch")})
+    .values({name: bindparam(f"b_{name}") for name in SEAT_COLUMNS})
 )
 MOVE_COLUMNS = ("room_id", "seq", "match_no", "seat", "move", "client_id", "created_at")
 _MOVE = insert(moves).values({name: bindparam(f"b_{name}") for name in MOVE_COLUMNS})
@@ -168,17 +184,14 @@ def _apply(conn: Connection, writes: list[RoomWrite], now: float) -> None:
         written = driver.run_many(conn, compiled, [_fence_params(w, now) for w in group])
         if written not in (-1, len(group)):  # -1: this driver does not count (asyncpg)
             raise RuntimeError("a room changed under its write")  # held locked: never
-    joins = [w for w in writes if w.join is not None]
-    if joins:
-        conn.execute(
-            insert(seats),
-            [
-                {"room_id": w.room.id, "seat": 1, "token_hash": w.join[0],
-                 "join_key_hash": w.join[1], **seat_values(w.room.seats[1])}
-                for w in joins
-                if w.join is not None
-            ],
-        )  # fmt: skip
+    for w in writes:
+        if w.join is not None:  # a friend took a seat: its token (its row is written below)
+            seat, token_hash, key_hash = w.join
+            conn.execute(
+                update(seats)
+                .where(seats.c.room_id == w.room.id, seats.c.seat == seat)
+                .values(token_hash=token_hash, join_key_hash=key_hash)
+            )
     seat_rows = [
         {"b_room": w.room.id, "b_seat": s} | _params(seat_values(w.room.seats[s]))
         for w in writes
@@ -229,7 +242,7 @@ def _apply(conn: Connection, writes: list[RoomWrite], now: float) -> None:
             insert(finished_matches),
             [
                 {"room_id": room_id, "match_no": f.match_no, "seed": f.seed, "winner": f.winner,
-                 "score0": f.scores[0], "score1": f.scores[1], "first_seq": f.first_seq,
+                 "scores": scores_text(f.scores), "first_seq": f.first_seq,
                  "last_seq": f.last_seq, "finished_at": now}
                 for room_id, f in finished
             ],
@@ -251,9 +264,7 @@ def _fence_params(w: RoomWrite, now: float) -> dict[str, Any]:
         b_moved_at=now if w.move is not None or w.finished is not None else None,
     )
     if w.listing is not None:
-        params.update(
-            b_turn=w.listing.turn, b_score0=w.listing.scores[0], b_score1=w.listing.scores[1]
-        )
+        params.update(b_turn=w.listing.turn, b_scores=scores_text(w.listing.scores))
     return params
 
 
@@ -268,7 +279,8 @@ class RoomStore:
         db.batch(RoomWrite, write_rooms)
 
     async def create(self, room: RoomState, status: str, token_hash: str) -> None:
-        """Stores a new room, held by nobody yet (epoch 0): its first visitor takes it."""
+        """Stores a new room, held by nobody yet (epoch 0): its first visitor takes it. Every
+        seat has a row; the creator's holds ``token_hash``."""
 
         def job(conn: Connection) -> None:
             now = time.time()
@@ -280,17 +292,20 @@ class RoomStore:
                     owner=None,
                     epoch=0,
                     watch=room.watch,
-                    turn=0 if status == "playing" else None,
-                    score0=0,
-                    score1=0,
+                    turn=CREATOR if status == "playing" else None,
+                    scores=scores_text(tuple(0 for _ in TEAMS)),
                     **room_values(room, status),
                 )
             )
             conn.execute(
-                insert(seats).values(
-                    room_id=room.id, seat=0, token_hash=token_hash, **seat_values(room.seats[0])
-                )
-            )
+                insert(seats),
+                [
+                    {"room_id": room.id, "seat": seat,
+                     "token_hash": token_hash if seat == CREATOR else None,
+                     **seat_values(state)}
+                    for seat, state in enumerate(room.seats)
+                ],
+            )  # fmt: skip
 
         await self.db.write(job)
 
@@ -306,10 +321,11 @@ class RoomStore:
             row = (await conn.execute(select(rooms).where(rooms.c.id == room_id))).first()
             if row is None:
                 return None
-            seat_rows = (await conn.execute(select(seats).where(seats.c.room_id == room_id))).all()
-        states = [SeatState(), SeatState()]
-        for seat_row in seat_rows:
-            states[seat_row.seat] = seat_state(seat_row)
+            seat_rows = (
+                await conn.execute(
+                    select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)
+                )
+            ).all()
         return RoomState(
             id=row.id,
             mode=row.mode,
@@ -319,9 +335,8 @@ class RoomStore:
             match_start_seq=row.match_start_seq,
             seq=row.seq,
             version=row.version,
-            names=(row.name0, row.name1),
             invite=row.invite,
-            seats=(states[0], states[1]),
+            seats=tuple(seat_state(seat_row) for seat_row in seat_rows),
             turns=bool(row.turns),
             watch=row.watch,
         )

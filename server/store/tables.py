@@ -48,8 +48,6 @@ rooms = Table(
     # bumped by every write of the room; every write is conditional on the version it was
     # decided from, so a stale copy of the room can never write
     Column("version", Integer, nullable=False, default=0),
-    Column("name0", String(40), nullable=False),
-    Column("name1", String(40), nullable=True),
     Column("invite", String(16), nullable=True, unique=True),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
@@ -61,11 +59,11 @@ rooms = Table(
     # por turnos: a friend game played over days (no stall check, a long grace period)
     Column("turns", Boolean, nullable=False, default=False),
     # what Mis partidas shows without replaying the room, written with every write of it:
-    # the seat to move (NULL unless "playing"), the match scores (NULL: not written since
-    # migration 0003_games, so the list rebuilds the room) and when the last move was
+    # the seat to move (NULL unless "playing"), the match scores, one per team as a JSON
+    # list (NULL: not written since migration 0003_games, so the list rebuilds the room)
+    # and when the last move was
     Column("turn", Integer, nullable=True),
-    Column("score0", Integer, nullable=True),
-    Column("score1", Integer, nullable=True),
+    Column("scores", Text, nullable=True),
     Column("moved_at", Float, nullable=True),
     # the code of the room's watch link (/v/<code>), distinct from the invite and the seats'
     # tokens; not a secret of a seat (watchers see no hand)
@@ -83,12 +81,15 @@ nodes = Table(
     Column("started_at", Float, nullable=False),
 )
 
+# one row per seat of a room, from the room's making (migration 0007_seat_rows)
 seats = Table(
     "seats",
     metadata,
     _room_id(primary_key=True),
     Column("seat", Integer, primary_key=True),
-    Column("token_hash", String(64), nullable=False, unique=True),
+    # NULL: no person holds the seat (the computer's own, or a friend's nobody took yet)
+    Column("token_hash", String(64), nullable=True, unique=True),
+    Column("name", String(40), nullable=True),  # who sits there (NULL: nobody yet)
     # "arriving" (not connected since joining) | "here" | "away"; ``since``: when it became
     # so (the grace period counts from there)
     Column("presence", String(16), nullable=False, default="arriving"),
@@ -118,8 +119,7 @@ finished_matches = Table(
     Column("match_no", Integer, nullable=False),
     Column("seed", String(64), nullable=False),
     Column("winner", Integer, nullable=True),
-    Column("score0", Integer, nullable=False),
-    Column("score1", Integer, nullable=False),
+    Column("scores", Text, nullable=False),  # the match's scores, one per team (JSON list)
     Column("first_seq", Integer, nullable=False),
     Column("last_seq", Integer, nullable=False),
     Column("finished_at", Float, nullable=False),

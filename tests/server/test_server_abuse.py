@@ -107,7 +107,7 @@ def test_abandoned_rooms_and_expired_codes_are_purged(
         time.sleep(0.05)
     assert server.db_rows("select 1 from rooms where id = ?", old["room"]) == []
     assert rows(server, "rejoin_codes", old["room"]) == 0
-    assert rows(server, "seats", fresh["room"]) == 1
+    assert rows(server, "seats", fresh["room"]) == 2  # every seat's row, the free one's too
     assert server.db_rows("select 1 from rejoin_codes where id = ?", ids[1]) == [(1,)]
 
 
@@ -145,14 +145,18 @@ def test_names_that_hide_or_pose_are_refused(abuse: ServerProc, i: int, name: st
     friend = post(abuse, "127.0.0.8", "/api/rooms", {"mode": "friend", "name": "Ana"}).json()
     r = post(abuse, f"127.0.4.{i + 1}", "/api/join", {"invite": friend["invite"], "name": name})
     assert r.status_code == 400, (name, r.text)
-    assert abuse.db_rows("select name1 from rooms where id = ?", friend["room"]) == [(None,)]
+    assert abuse.db_rows(
+        "select name from seats where room_id = ? and seat = 1", friend["room"]
+    ) == [(None,)]
 
 
 @pytest.mark.parametrize("name", ACCEPTED)
 def test_ordinary_names_are_kept(abuse: ServerProc, name: str) -> None:
     r = post(abuse, "127.0.0.10", "/api/rooms", {"mode": "friend", "name": name})
     assert r.status_code == 201, (name, r.text)
-    assert abuse.db_rows("select name0 from rooms where id = ?", r.json()["room"]) == [(name,)]
+    assert abuse.db_rows(
+        "select name from seats where room_id = ? and seat = 0", r.json()["room"]
+    ) == [(name,)]
 
 
 def test_an_address_pays_for_its_own_wrong_invites(abuse: ServerProc) -> None:

@@ -42,7 +42,7 @@ from server.store.migrate import upgrade
 from server.store.purge import PURGE_LOCK
 from server.store.tables import metadata
 from tests.support.dbkit import Database, PostgresDb, postgres_only
-from tests.support.rooms import held_ownership
+from tests.support.rooms import held_lease
 
 
 @pytest.fixture
@@ -69,9 +69,11 @@ def state(room_id: str = "r1", mode: str = "friend") -> RoomState:
         match_start_seq=0,
         seq=0,
         version=0,
-        names=("Ana", "Computadora" if computer else None),
         invite=None if computer else f"INV{room_id}",
-        seats=(SeatState("arriving", 1.0), SeatState()),
+        seats=(
+            SeatState("arriving", 1.0, name="Ana"),
+            SeatState(name="Computadora" if computer else None),
+        ),
     )
 
 
@@ -95,8 +97,8 @@ async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
         )
     await engine.dispose()
     assert differences == []  # columns, types, keys, unique constraints, indexes
-    # the head: revision "0006", in migrations/versions/0006_purge_indexes.py
-    assert db.rows("select version_num from alembic_version") == [("0006",)]
+    # the head: revision "0007", in migrations/versions/0007_seat_rows.py
+    assert db.rows("select version_num from alembic_version") == [("0007",)]
 
 
 async def test_a_postgresql_url_without_driver_means_asyncpg(db: Database) -> None:
@@ -134,8 +136,8 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
         "alembic_version",
     } <= tables
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    # the head: revision "0006" (0006_purge_indexes.py)
-    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0006"
+    # the head: revision "0007" (0007_seat_rows.py)
+    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0007"
     con.close()
 
 
@@ -146,14 +148,12 @@ async def test_room_state_round_trip(storage: Storage) -> None:
     assert await storage.seats.room_of(hash_secret("t0")) == ("r1", 0)
     assert await storage.seats.room_of(hash_secret("t1")) is None
     assert await storage.codes.room_for_invite("INVr1") == "r1"
-    joined = replace(room, names=("Ana", "Primo"), version=1).with_seat(
-        1, SeatState("arriving", 5.0)
-    )
-    await storage.rooms.write(write0(joined, "playing", join=(hash_secret("t1"), "k")))
+    joined = replace(room, version=1).with_seat(1, SeatState("arriving", 5.0, name="Primo"))
+    await storage.rooms.write(write0(joined, "playing", (1,), join=(1, hash_secret("t1"), "k")))
     assert await storage.rooms.load("r1") == joined
     held = await storage.seats.token("r1", 1)
     assert held is not None and held.token_hash == hash_secret("t1") and held.join_key_hash == "k"
-    away = joined.with_seat(0, SeatState("away", 9.5, "normal", True))
+    away = joined.with_seat(0, SeatState("away", 9.5, "normal", True, name="Ana"))
     away = replace(away, version=2)
     await storage.rooms.write(write0(away, "playing", (0,)))
     assert await storage.rooms.load("r1") == away
@@ -282,7 +282,7 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: Storage) ->
         await storage.rooms.write(
             write0(room, "playing", move=MoveRecord(seq, 1, seat, move.to_text(), None))
         )
-    ownership = await held_ownership(storage)
+    ownership = await held_lease(storage)
     registry = RoomRegistry(
         storage, LocalHub(), Settings(computer_delay=3600), AiPool(0).choose, ownership
     )
@@ -292,9 +292,10 @@ async def test_room_is_rebuilt_from_state_seed_and_move_log(storage: Storage) ->
     assert snapshot.seq == 60 and snapshot.version == 60
     assert live.match.position == Match.replay("semilla", moves).position
     assert live.match.hand_number == match.hand_number
-    assert [s for s, e in live.events if json.loads(e)["kind"] == "move"] == list(range(1, 61))
-    assert live.last_move is not None and live.last_move["move"] == moves[-1].to_json()
-    await registry.stop_all()
+    assert [s for s, e in live.live.events if json.loads(e)["kind"] == "move"] == list(range(1, 61))
+    last_move = live.live.last_move
+    assert last_move is not None and last_move["move"] == moves[-1].to_json()
+    await registry.shut_down()
 
 
 async def test_close_commits_the_batch_in_flight(db: Database) -> None:
