@@ -4,14 +4,17 @@ identity), so that a Redis implementation can sit behind the same interface when
 and the socket live in different processes (``RedisHub``, server/cluster/redis_hub.py).
 
 The receiving side registers a ``Sink`` for each open connection it holds; the room
-publishes to ``(room, channel, connection id)``: a seat (0 or 1) or ``WATCHERS``.
+publishes to ``(room, channel, connection id)``: a seat (0, 1, ...) or ``WATCHERS``.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
 
-WATCHERS = 2  # the channel of a room's watchers (its seats are channels 0 and 1)
+# the channel of a room's watchers: no seat's number, however many seats a room has (until
+# the release of four-seat rooms it was 2: during a rolling deploy from an older release, a
+# watcher whose room lives on an older process misses its frames until it watches again)
+WATCHERS = -1
 
 
 class Sink(Protocol):

@@ -15,12 +15,12 @@ storage in Redis, only the lowest latency, and every way it can go missing is no
   ``BEAT`` seconds each process tells each live peer (and itself) the last number it sent
   it. A receiver that sees a gap, or hears nothing from a live peer for ``SILENCE``
   seconds, closes with ``reconnecting`` (1012) the sockets it holds for *that peer's*
-  rooms (``on_peer_lost``): the browser reconnects at once and resumes from its last seq.
+  rooms (``events.peer_lost``): the browser reconnects at once and resumes from its last seq.
   Nothing a player was told is lost or doubled, and a lost *last* frame is noticed within
   about a second, even in a room that waits for that very frame.
 - A process that does not hear its own heartbeat for ``SILENCE`` seconds is cut off from
   Redis: it says so (``healthy`` is False, ``/healthz`` answers 503), subscribes again,
-  and reports it (``on_lost``) so that its remote listeners and routes are dropped.
+  and reports it (``events.cut_off``) so that its remote listeners and routes are dropped.
 - A call carries its deadline on the database's clock (``clock``), ``CLOCK_SLACK`` before
   its caller gives up: one that arrives late is dropped, never carried out after its caller
   gave up. A call whose way is down, or
@@ -36,13 +36,14 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 import redis.asyncio as redis
 
 from ..protocol import ProtocolError
+from .events import ClusterEvents
 from .hub import LocalHub, Sink
 from .node import node_of
 from .peers import Payload, PeerGone, error_from_wire, error_to_wire
@@ -56,8 +57,6 @@ BEAT = 0.3  # seconds between heartbeats
 SILENCE = 1.5  # seconds without a word from a live peer (or from itself) before it is lost
 CLOCK_SLACK = 0.2  # seconds: how far two processes' readings of the database's clock may differ
 
-OnCall = Callable[[str, Payload], Awaitable[Any]]  # (room id, command) -> answer
-
 
 class RedisHub:
     """``Hub`` and ``Peers`` over Redis pub/sub."""
@@ -70,6 +69,7 @@ class RedisHub:
         *,
         clock: Callable[[], float] = time.time,
         peers: Callable[[], frozenset[str]] = frozenset,
+        events: ClusterEvents | None = None,
     ) -> None:
         self.node = node
         self.prefix = f"{prefix}:node:"
@@ -78,9 +78,7 @@ class RedisHub:
         )
         self.clock = clock  # the database's time (calls' deadlines)
         self.peers = peers  # the live processes (their heartbeats are expected)
-        self.on_call: OnCall | None = None
-        self.on_peer_lost: Callable[[str], None] = lambda node: None
-        self.on_lost: Callable[[], None] = lambda: None
+        self.events = events or ClusterEvents()  # calls, lost peers, the link lost
         self.local = LocalHub()  # the sockets of this process
         self._out: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue(MAX_QUEUE)
         self._sent: dict[str, int] = {}  # receiver -> last sequence number sent
@@ -274,7 +272,7 @@ class RedisHub:
             elif node not in self._silent:
                 self._silent.add(node)
                 log.warning("redis hub: nothing from %s for %.1f s", node, now - heard)
-                self.on_peer_lost(node)
+                self.events.peer_lost(node)
 
     def _restart_listener(self) -> None:
         self._down = True
@@ -325,7 +323,7 @@ class RedisHub:
         for future in self._calls.values():
             if not future.done():
                 future.set_exception(ProtocolError("reconnecting"))
-        self.on_lost()
+        self.events.cut_off()
 
     def _receive(self, message: dict[str, Any]) -> None:
         sender = message.get("from", "")
@@ -377,14 +375,12 @@ class RedisHub:
     def _gap(self, sender: str, missing: int) -> None:
         self.lost_frames += max(0, missing)
         log.warning("redis hub: %d messages from %s lost", missing, sender)
-        self.on_peer_lost(sender)
+        self.events.peer_lost(sender)
 
     async def _answer(self, sender: str, message: dict[str, Any]) -> None:
         answer: dict[str, Any] = {"kind": "answer", "id": message["id"]}
         try:
-            if self.on_call is None:
-                raise ProtocolError("reconnecting")
-            answer["result"] = await self.on_call(message["room"], message["command"])
+            answer["result"] = await self.events.call(message["room"], message["command"])
         except Exception as exc:
             if not isinstance(exc, ProtocolError):
                 log.debug("call %s failed: %r", message["command"].get("type"), exc)

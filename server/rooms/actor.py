@@ -1,28 +1,39 @@
 """The actor that owns a live room: one task and one inbox of typed commands
 (``commands.py``), handled one at a time by ``handle.py``, so nothing else needs a lock.
 
-A command is decided from the room's state, written to storage conditional on the version
-it was decided from and on the epoch this process took the room at (``write``), and only
-then told: to each seat its own view and to the watchers theirs (``views.py``), through the
-hub. Timers are commands the room posts to itself (``after``). A room asked to stop
-finishes its current command and stops; a room whose write failed stops and closes its
-sockets, and the next visitor loads it afresh from what was stored.
+A room is four named parts, each one value with its own methods, and nothing else:
 
-Watchers are connection ids only (published to on the hub's ``WATCHERS`` channel), held in
-the owner's memory and never stored: after a restart they watch again.
+- ``state``: the stored state (``store.RoomState``), replaced only by ``write``, which
+  stores it first, conditional on the version this command was decided from and on the
+  room's claim (its epoch);
+- ``live``: the live match (``live.LiveMatch``: the match, its events, the last move, the
+  hand's plays, the answers to move ids), derived from the move log;
+- ``sockets``: who listens (``sockets.Sockets``: each seat's connection, the watchers, the
+  presence last told, the limits on hellos and reactions), never stored;
+- ``timers``: what it waits for (``timers.Timers``: timers, the computer's decision, the
+  marks that keep a timer from being set twice).
+
+The job modules (``presence``, ``play``, ``friends``, ``rematch``, ``watchers``,
+``handoff``) change a room only through these methods (``tests/test_architecture.py``
+checks that none assigns a room's attribute). A command is decided from the room's state,
+written, and only then told: to each seat its own view and to the watchers theirs
+(``views.py``), through the hub. Timers are commands the room posts to itself (``after``).
+
+A room stops in one way: ``RoomDeps.stop(room, reason)`` (the registry's ``stop``, with the
+reasons of ``stops.py``), which takes it out of the registry and ends its actor after the
+command in hand (``halt``); the next visitor loads it afresh from what was stored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..ai.inference import Seen
-from ..cluster import WATCHERS, Hub, Ownership, is_outage
+from ..cluster import WATCHERS, Claim, Hub, Lease, is_outage
 from ..config import Settings
 from ..engine import Match, Move, Position
 from ..protocol import (
@@ -39,8 +50,11 @@ from ..protocol import (
 )
 from ..store import Listing, RejoinError, RoomState, RoomWrite, StaleRoom, Storage
 from . import views
-from .commands import Command, Snapshot, Start
-from .history import Restored
+from .commands import Command, Start
+from .live import LiveMatch
+from .sockets import Sockets
+from .stops import DEPOSED, FAILED, STALE, Stop
+from .timers import Timers
 from .views import Moment, room_status
 
 log = logging.getLogger("server.rooms")
@@ -59,65 +73,54 @@ class RoomCounts:
     """What the rooms of this process did (read by /metrics)."""
 
     moves: int = 0
-    handoffs: int = 0  # rooms given up to the process their sockets landed on
+    stops: dict[str, int] = field(default_factory=dict)  # rooms stopped, by reason
+
+    @property
+    def handoffs(self) -> int:
+        """Rooms given up to the process their sockets landed on."""
+        return self.stops.get("handoff", 0)
 
 
 @dataclass
 class RoomDeps:
-    """What every room uses: storage, the hub, settings, the computer, the rule of who may
-    serve (``ownership``), the clock its times are read on (the database's), and the
-    registry's way to forget a room that stopped (``forget(room, release)``)."""
+    """What every room uses: storage, the hub, settings, the computer, the lease (who may
+    serve: ``holds``; the database's clock its times are read on), and the registry's one
+    way to stop a room (``stop(room, reason)``, awaited until its sockets were told)."""
 
     storage: Storage
     hub: Hub
     settings: Settings
     choose: Chooser
-    ownership: Ownership
-    forget: Callable[[Room, bool], None]
+    lease: Lease
+    stop: Callable[[Room, Stop], Awaitable[None]]
     shared: bool = False  # other processes share the rooms (a room may move to them)
     counts: RoomCounts = field(default_factory=lambda: RoomCounts())
 
     def clock(self) -> float:
-        return self.ownership.db_time()
+        return self.lease.clock.now()
 
 
 Handler = Callable[["Room", Command], Awaitable[Any]]
+Letter = tuple[Command, "asyncio.Future[Any] | None"]
 
 
 class Room:
     def __init__(
         self,
         state: RoomState,
-        restored: Restored,
+        live: LiveMatch,
         deps: RoomDeps,
         handle: Handler,
-        epoch: int = -1,
+        claim: Claim,
     ) -> None:
         self.state = state
-        self.epoch = epoch  # the epoch this process took the room at: its writes carry it
-        self.match = restored.match
-        # (seq, event as JSON text) of the current match: text, so that thousands of rooms'
-        # histories are no work for the garbage collector
-        self.events = restored.events
-        self.last_move = restored.last_move
-        self.plays = restored.plays  # this hand's plays, public (Difícil's inference)
-        self.answered = restored.answered
+        self.live = live
+        self.sockets = Sockets(state.seat_count)
+        self.timers = Timers()
+        self.claim = claim  # this copy's claim on the room: its writes carry its epoch
         self.deps = deps
         self._handle = handle
-        self.conns: list[str | None] = [None, None]  # each seat's open connection
-        self.told: list[dict[str, Any] | None] = [None, None]  # presence last sent, per seat
-        self.hellos: tuple[deque[float], deque[float]] = (deque(), deque())
-        self.watchers: dict[str, None] = {}  # watchers' connection ids, in arrival order
-        self.watchers_told = 0  # the count last told
-        self.tell_due = False  # a TellWatchers is on its way
-        self.reacted: tuple[deque[float], deque[float]] = (deque(), deque())  # per seat
-        self.inbox: asyncio.Queue[tuple[Command, asyncio.Future[Any] | None]] = asyncio.Queue()
-        self.timers: set[asyncio.TimerHandle] = set()
-        self.thinking: asyncio.Task[None] | None = None
-        self.due: int | None = None  # the seq the computer's next move is scheduled for
-        self.stall_due: int | None = None  # the seq whose turn a stall check watches
-        self.idle_generation = 0
-        self.handoff_generation = 0
+        self._inbox: asyncio.Queue[Letter | None] = asyncio.Queue()  # None: wake up
         self.stopped = False
         self.task: asyncio.Task[None] | None = None
 
@@ -126,15 +129,31 @@ class Room:
         return self.state.id
 
     @property
+    def epoch(self) -> int:
+        return self.claim.epoch
+
+    @property
+    def match(self) -> Match:
+        return self.live.match
+
+    @property
     def status(self) -> str:
-        return room_status(self.state, self.match)
+        return room_status(self.state, self.live.match)
 
     def moment(self) -> Moment:
         """The room as it stands now: what every view is built from."""
         return Moment(
-            self.state, self.match, self.last_move, len(self.watchers), self.deps.settings,
-            self.deps.clock(),
+            self.state, self.live.match, self.live.last_move, self.sockets.watcher_count(),
+            self.deps.settings, self.deps.clock(),
         )  # fmt: skip
+
+    def listened(self) -> bool:
+        """Some seat or watcher has a socket open."""
+        return self.sockets.listened()
+
+    def queued(self) -> int:
+        """Commands waiting in the inbox."""
+        return self._inbox.qsize()
 
     # -- the actor -----------------------------------------------------------------------
 
@@ -144,49 +163,45 @@ class Room:
 
     def post(self, command: Command) -> None:
         if not self.stopped:
-            self.inbox.put_nowait((command, None))
+            self._inbox.put_nowait((command, None))
 
     async def ask(self, command: Command) -> Any:
         """Posts ``command`` and waits for its answer (raises what handling it raised)."""
         if self.stopped:
             raise RoomStopped(self.id)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait((command, future))
+        self._inbox.put_nowait((command, future))
         return await future
 
-    def stop(self) -> None:
-        """Stops after the command in hand; commands still queued get RoomStopped."""
+    def halt(self) -> None:
+        """Ends the actor after the command in hand (commands still queued get RoomStopped)
+        and every timer. Only ``RoomDeps.stop`` calls it: that is how a room stops."""
         if self.stopped:
             return
         self.stopped = True
-        for handle in self.timers:
-            handle.cancel()
-        self.timers.clear()
-        if self.thinking is not None:
-            self.thinking.cancel()
-        self.inbox.put_nowait((Snapshot(), None))  # wakes the loop so that it sees ``stopped``
+        self.timers.cancel()
+        self._inbox.put_nowait(None)  # wakes the loop, so that it sees ``stopped``
 
     async def _run(self) -> None:
         while True:
-            command, future = await self.inbox.get()
+            letter = await self._inbox.get()
             if self.stopped:
-                if future is not None and not future.done():
-                    future.set_exception(RoomStopped(self.id))
-                while not self.inbox.empty():
-                    _, queued = self.inbox.get_nowait()
-                    if queued is not None and not queued.done():
-                        queued.set_exception(RoomStopped(self.id))
+                self._refuse_all(letter)
                 return
-            if not self.deps.ownership.holds(self.id, self.epoch):
+            if letter is None:
+                continue
+            command, future = letter
+            if not self.deps.lease.holds(self.claim):
                 # this copy may no longer be the room's (the lease ran out, or another
-                # process took the room): it tells nobody anything, and stops
-                await self.depose(future)
+                # process took the room): it tells nobody anything, and stops; the command
+                # is asked of the room again (nothing of it was written)
+                await self.deps.stop(self, DEPOSED)
+                _fail(future, RoomStopped(self.id))
                 continue
             try:
                 result = await self._handle(self, command)
             except (ProtocolError, RejoinError) as exc:  # refused: nothing changed
-                if future is not None and not future.done():
-                    future.set_exception(exc)
+                _fail(future, exc)
                 continue
             except Exception as exc:
                 await self._failed(command, exc, future)
@@ -194,46 +209,39 @@ class Room:
             if future is not None and not future.done():
                 future.set_result(result)
 
-    async def depose(self, future: asyncio.Future[Any] | None = None) -> None:
-        """This copy is no longer the room's: it stops, its sockets reconnect and find the
-        room's owner, and the command in hand is asked of the room again (nothing of it was
-        written)."""
-        log.info("room %s: this copy is no longer the owner", self.id)
-        self.deps.forget(self, False)
-        await self.close_all(ProtocolError("reconnecting"))
-        if future is not None and not future.done():
-            future.set_exception(RoomStopped(self.id))
+    def _refuse_all(self, letter: Letter | None) -> None:
+        """The room stopped: the command in hand and every one queued get RoomStopped."""
+        letters = [letter]
+        while not self._inbox.empty():
+            letters.append(self._inbox.get_nowait())
+        for each in letters:
+            if each is not None:
+                _fail(each[1], RoomStopped(self.id))
 
     async def _failed(
         self, command: Command, exc: Exception, future: asyncio.Future[Any] | None
     ) -> None:
         """A write failed (did it commit? only the database knows), another process took the
-        room, or a bug: this copy may no longer match storage. It stops and closes its
-        sockets, and the next visitor loads the room afresh from what was stored (on this
-        process or another)."""
+        room, or a bug: this copy may no longer match storage. It stops, and the next
+        visitor loads the room afresh from what was stored (on this process or another)."""
         passing = isinstance(exc, StaleRoom) or is_outage(exc)
         if not passing:
             log.exception("room %s stopped on %s", self.id, type(command).__name__)
         else:
             log.info("room %s stopped: %r", self.id, exc)
-        error = ProtocolError("reconnecting" if passing else "server_error")
-        self.deps.forget(self, False)
-        await self.close_all(error)
-        if future is not None and not future.done():
-            # stale: nothing was written, so the caller asks a fresh copy (here or on the
-            # room's new owner); else whether it was is unknown
-            future.set_exception(RoomStopped(self.id) if isinstance(exc, StaleRoom) else error)
+        await self.deps.stop(self, STALE if passing else FAILED)
+        # stale: nothing was written, so the caller asks a fresh copy (here or on the
+        # room's new owner); else whether it was is unknown
+        _fail(
+            future,
+            RoomStopped(self.id)
+            if isinstance(exc, StaleRoom)
+            else ProtocolError("reconnecting" if passing else "server_error"),
+        )
 
     def after(self, delay: float, command: Command) -> None:
         """Posts ``command`` to this room in ``delay`` seconds (a timer is a command)."""
-        loop = asyncio.get_running_loop()
-
-        def fire() -> None:
-            self.timers.discard(handle)
-            self.post(command)
-
-        handle = loop.call_later(delay, fire)
-        self.timers.add(handle)
+        self.timers.after(delay, lambda: self.post(command))
 
     # -- writing -------------------------------------------------------------------------
 
@@ -246,15 +254,14 @@ class Room:
         **extra: Any,
     ) -> None:
         """Stores ``new`` (the state after this command; ``match`` the match after it),
-        conditional on the version this command was decided from; then it is the room's
-        state. Seat rows that changed are written, and ``seats`` in any case."""
+        conditional on the version this command was decided from and on the room's claim;
+        then both are the room's. Seat rows that changed are written, and ``seats`` in any
+        case."""
         new = replace(new, version=self.state.version + 1)
         changed = tuple(
-            s
-            for s in (0, 1)
-            if not new.computer_seat(s) and (s in seats or new.seats[s] != self.state.seats[s])
+            s for s, seat in enumerate(new.seats) if s in seats or seat != self.state.seats[s]
         )
-        after = match or self.match
+        after = match or self.live.match
         status = room_status(new, after)
         turn = after.position.turn if status == "playing" else None
         listing = Listing(turn, after.scores)
@@ -262,43 +269,53 @@ class Room:
             RoomWrite(new, status, changed, **extra, epoch=self.epoch, listing=listing)
         )
         self.state = new
+        if match is not None:
+            self.live.match = match
+        if extra.get("move") is not None:
+            self.deps.counts.moves += 1
 
     # -- telling -------------------------------------------------------------------------
 
     async def send(self, seat: int, message: ServerMessage) -> None:
-        conn = self.conns[seat]
+        conn = self.sockets.of(seat)
         if conn is not None:
             await self.deps.hub.publish(self.id, seat, conn, encode(message))
 
+    async def send_others(self, seat: int, message: ServerMessage) -> None:
+        """``message`` to every seat but ``seat`` (and not to the watchers)."""
+        for other, conn in list(self.sockets.seated()):
+            if other != seat:
+                await self.deps.hub.publish(self.id, other, conn, encode(message))
+
     async def close(self, seat: int, message: ServerMessage, code: int) -> None:
-        conn = self.conns[seat]
+        conn = self.sockets.of(seat)
         if conn is not None:
             await self.deps.hub.publish(self.id, seat, conn, encode(message), close=code)
-            self.conns[seat] = None
+            self.sockets.detach(seat)
 
     async def close_all(self, error: ProtocolError) -> None:
-        """Closes every socket of the room (they reconnect and find the room afresh)."""
+        """THE way to tell a room's listeners to go: every socket of the room is sent
+        ``error`` and closed (``reconnecting``: they reconnect and find the room afresh)."""
         code = CLOSE_RECONNECT if error.code == "reconnecting" else CLOSE_SERVER_ERROR
-        for seat in (0, 1):
+        for seat, _ in list(self.sockets.seated()):
             await self.close(seat, error.to_message(), code)
         text = error.to_text()
-        for conn in list(self.watchers):  # they watch again, and find the room afresh
+        for conn in self.sockets.watchers():
             await self.deps.hub.publish(self.id, WATCHERS, conn, text, close=code)
-        self.watchers.clear()
+        self.sockets.clear_watchers()
 
     async def tell_watchers(self, text: str) -> None:
         """One text, encoded once, to every watcher."""
-        for conn in list(self.watchers):
+        for conn in self.sockets.watchers():
             await self.deps.hub.publish(self.id, WATCHERS, conn, text)
 
     async def send_state(self) -> None:
         """Each seat's view and the watchers' (a change that is not a move)."""
         moment = self.moment()
         shared = views.common(moment)
-        for seat in (0, 1):
-            if self.conns[seat] is not None:
-                await self.send(seat, State(self.state.seq, views.seat_view(moment, seat, shared)))
-        if self.watchers:
+        for seat, _ in list(self.sockets.seated()):
+            await self.send(seat, State(self.state.seq, views.seat_view(moment, seat, shared)))
+        if self.sockets.watcher_count():
             view = views.watcher_view(moment, shared)
             await self.tell_watchers(encode(State(self.state.seq, view)))
 
@@ -310,27 +327,25 @@ class Room:
         events = [Raw(t) for t in texts]
         moment = self.moment()
         shared = views.common(moment) if self.listened() else None
-        for seat in (0, 1):
-            if self.conns[seat] is None:
-                continue
+        for seat, _ in list(self.sockets.seated()):
             view = raw(views.seat_view(moment, seat, shared))
             await self.send(seat, Events(seq, events, view, move_id if seat == mover else None))
-        if self.watchers:  # the same frame for all of them: encoded once
+        if self.sockets.watcher_count():  # the same frame for all of them: encoded once
             view = raw(views.watcher_view(moment, shared))
             await self.tell_watchers(encode(Events(seq, events, view)))
 
     async def tell_presence(self) -> None:
-        """Each seat's presence to the other seat, only when it changed (a reconnect loop
-        does not flood the opponent; the grace seconds left travel with the change)."""
+        """Each seat's presence to the other seats, only when it changed (a reconnect loop
+        does not flood the others; the grace seconds left travel with the change)."""
         moment = self.moment()
-        for seat in (0, 1):
+        for seat in range(self.state.seat_count):
             now = views.presence(moment, seat)
-            told = self.told[seat]
+            told = self.sockets.told(seat)
             if told is not None and told["state"] == now["state"] and told["level"] == now["level"]:
                 continue
-            self.told[seat] = now
-            await self.send(1 - seat, Presence(seat, now))
-            if self.watchers:
+            self.sockets.tell(seat, now)
+            await self.send_others(seat, Presence(seat, now))
+            if self.sockets.watcher_count():
                 await self.tell_watchers(encode(Presence(seat, now)))
 
     def events_since(self, since: int | None) -> list[tuple[int, Raw]]:
@@ -339,10 +354,9 @@ class Room:
         state = self.state
         if since is None or since > state.seq or since < state.match_start_seq - 1:
             return []
-        return [(n, Raw(e)) for n, e in self.events if n > since]
+        return self.live.events_since(since)
 
-    # -- listeners -----------------------------------------------------------------------
 
-    def listened(self) -> bool:
-        """Some seat or watcher has a socket open."""
-        return bool(self.watchers) or any(c is not None for c in self.conns)
+def _fail(future: asyncio.Future[Any] | None, exc: BaseException) -> None:
+    if future is not None and not future.done():
+        future.set_exception(exc)

@@ -23,6 +23,8 @@ from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
 from ..engine.hints import item_weights
 from ..engine.moves import Table, build_masks, hand_without
 from ..engine.scoring import ACE_ORDER, CATEGORIES, LATE_SCORE, category_counts
+from ..engine.seats import TEAMS
+from ..protocol import dumps
 
 CATEGORIES_ES = list(CATEGORY_NAMES_ES)
 MAX_BUILD_TAKES = 200  # per card: a crowded table could list more; the ideas stay whole
@@ -51,13 +53,13 @@ def tally(captured: Iterable[Card]) -> dict[str, Any]:
     }
 
 
-def hand_counts(position: Position, seat: int) -> dict[str, Any]:
-    """The raw counts of a finished hand for ``seat`` (the score sheet's first column)."""
-    counts = tally(position.captured[seat])
-    held = set(position.captured[seat])
+def hand_counts(position: Position, team: int) -> dict[str, Any]:
+    """The raw counts of a finished hand for ``team`` (the score sheet's first column)."""
+    counts = tally(position.captured[team])
+    held = set(position.captured[team])
     counts["aces"] = [ace.code for ace in ACE_ORDER if ace in held]
-    counts["limpias"] = position.limpias[seat]
-    # RULES.md 6: each player's limpias cancel out (the smaller count, on both sides)
+    counts["limpias"] = position.limpias[team]
+    # RULES.md 6: each team's limpias cancel out (the smaller count, on both sides)
     counts["limpias_cancelled"] = min(position.limpias)
     return counts
 
@@ -87,16 +89,16 @@ def step_events(
                 "kind": "hand_end",
                 "hand_number": before.hand_number,
                 "result": {
-                    "points": [list(result.points[0]), list(result.points[1])],
-                    "counted": [list(result.counted[0]), list(result.counted[1])],
+                    "points": [list(result.points[team]) for team in TEAMS],
+                    "counted": [list(result.counted[team]) for team in TEAMS],
                     "categories": CATEGORIES_ES,
-                    "counts": [hand_counts(step.position, 0), hand_counts(step.position, 1)],
+                    "counts": [hand_counts(step.position, team) for team in TEAMS],
                     "scores_before": list(start),
-                    "limited": [start[0] >= LATE_SCORE, start[1] >= LATE_SCORE],
-                    # per seat and category: could it score for that seat (RULES.md 6)
+                    "limited": [start[team] >= LATE_SCORE for team in TEAMS],
+                    # per team and category: could it score for that team (RULES.md 6)
                     "eligible": [
-                        [category_counts(start[i], k) for k in range(len(CATEGORIES))]
-                        for i in (0, 1)
+                        [category_counts(start[team], k) for k in range(len(CATEGORIES))]
+                        for team in TEAMS
                     ],
                     "scores": list(result.scores),
                     "winner": result.winner,
@@ -118,6 +120,11 @@ def step_events(
                 }
             )
     return events
+
+
+def rematch_event(match_no: int) -> str:
+    """The event that opens match ``match_no`` (2 and up), as JSON text."""
+    return dumps({"kind": "rematch", "match": match_no})
 
 
 def build_takes(position: Position, table: Table, card: Card) -> list[dict[str, Any]]:

@@ -6,32 +6,34 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..engine.seats import others
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved
 from ..store import RejoinCode, RejoinError, SeatState
-from . import rematch, seats, views
+from . import presence, rematch, views
 from .actor import Room
 
+FULL = -1  # no seat is free
 
-async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> bool:
-    """Takes seat 1 for ``token_hash``: True when it is (now, or by this same request
-    before: a retry), False when someone else holds it."""
+
+async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> int:
+    """Takes the first free seat for ``token_hash``: the seat taken (now, or by this same
+    request before: a retry), or ``FULL`` when every seat is someone else's."""
     state = room.state
     if state.mode != "friend":
-        return False
-    if state.names[1] is not None:
-        held = await room.deps.storage.seats.token(state.id, 1)
-        return (
-            held is not None
-            and key_hash is not None
-            and held.join_key_hash == key_hash
-            and held.token_hash == token_hash
-        )
-    new = replace(state, names=(state.names[0], name))
-    new = new.with_seat(1, SeatState("arriving", room.deps.clock()))
-    await room.write(new, join=(token_hash, key_hash))
+        return FULL
+    free = [s for s, seat in enumerate(state.seats) if seat.name is None]
+    if not free:  # this same request again (its key makes the same token), or too late
+        held_by = await room.deps.storage.seats.room_of(token_hash)
+        if key_hash is None or held_by is None or held_by[0] != state.id:
+            return FULL
+        held = await room.deps.storage.seats.token(state.id, held_by[1])
+        return held_by[1] if held is not None and held.join_key_hash == key_hash else FULL
+    seat = free[0]
+    new = state.with_seat(seat, SeatState("arriving", room.deps.clock(), name=name))
+    await room.write(new, join=(seat, token_hash, key_hash))
     await room.send_state()
     await room.tell_presence()
-    return True
+    return seat
 
 
 async def move_seat(room: Room, code: RejoinCode, token_hash: str, key_hash: str | None) -> None:
@@ -61,13 +63,13 @@ async def move_seat(room: Room, code: RejoinCode, token_hash: str, key_hash: str
     )
     await room.close(seat, SeatMoved(rejoined=True), CLOSE_SEAT_MOVED)
     await room.tell_presence()
-    seats.idle_later(room)
+    presence.idle_later(room)
 
 
 async def takeover(room: Room, seat: int, level: str, confirmed: bool = False) -> None:
     """``seat``'s player asks the computer (``level``) to play the other seat, whose friend
-    is away and out of grace."""
-    other = 1 - seat
+    is away and out of grace (a room of two: the other seat)."""
+    other = others(seat, room.state.seat_count)[0]
     other_state = room.state.seats[other]
     if (
         room.state.mode != "friend"

@@ -1,4 +1,4 @@
-"""THE handler of a room's commands: each command to the function of its job (``seats``,
+"""THE handler of a room's commands: each command to the function of its job (``presence``,
 ``play``, ``friends``, ``rematch``, ``watchers``), and after each one the timers the room's
 new state asks for (the computer's turn, a friend's stalled turn) and the stored wishes
 that wait for a condition (a rematch both seats asked for)."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
-from . import friends, handoff, play, rematch, seats, views, watchers
+from . import friends, handoff, play, presence, rematch, views, watchers
 from .actor import Room
 from .commands import (
     Attach,
@@ -39,9 +39,9 @@ async def handle(room: Room, command: Command) -> Any:
     # seats asked for a rematch, then the process died before the new match began)
     await rematch.maybe_start(room)
     play.schedule_computer(room)
-    seats.schedule_stall(room, play.computer_level(room) is not None)
+    presence.schedule_stall(room, play.computer_level(room) is not None)
     if isinstance(command, Join | MoveSeat):
-        handoff.release_unheard(room)  # an HTTP call took it: the sockets' process takes it
+        await handoff.release_unheard(room)  # an HTTP call took it: the sockets' process takes it
     elif not isinstance(command, HandoffCheck):
         handoff.schedule(room)
     return result
@@ -50,11 +50,11 @@ async def handle(room: Room, command: Command) -> Any:
 async def _dispatch(room: Room, command: Command) -> Any:
     match command:
         case Start():
-            return await seats.start(room)
+            return await presence.start(room)
         case Attach(seat, conn, since):
-            return await seats.attach(room, seat, conn, since)
+            return await presence.attach(room, seat, conn, since)
         case Detach(seat, conn):
-            return await seats.detach(room, seat, conn)
+            return await presence.detach(room, seat, conn)
         case Submit(seat, move, seq, move_id):
             return await play.submit(room, seat, move, seq, move_id)
         case ComputerDue(seq):
@@ -62,9 +62,9 @@ async def _dispatch(room: Room, command: Command) -> Any:
         case ComputerMove(seq, move):
             return await play.computer_move(room, seq, move)
         case StallCheck(seq):
-            return await seats.stall_check(room, seq, play.computer_level(room) is not None)
+            return await presence.stall_check(room, seq, play.computer_level(room) is not None)
         case IdleCheck(generation):
-            return seats.idle_check(room, generation)
+            return await presence.idle_check(room, generation)
         case HandoffCheck(generation):
             return await handoff.check(room, generation)
         case Join(name, token_hash, key_hash):

@@ -12,10 +12,10 @@ from __future__ import annotations
 import logging
 
 from ..cluster import node_of
-from ..protocol import ProtocolError
 from .actor import Room
 from .commands import HandoffCheck
 from .play import computer_level
+from .stops import HANDOFF, UNHEARD
 
 log = logging.getLogger(__name__)
 
@@ -25,19 +25,19 @@ QUIET = 1.0  # seconds without a command before a room moves
 def listeners_elsewhere(room: Room) -> str | None:
     """The one other process that holds every socket of the room (None: a socket is here,
     there is none, or they are on several processes)."""
-    nodes = {node_of(conn) for conn in [*room.conns, *room.watchers] if conn is not None}
+    nodes = {node_of(conn) for conn in room.sockets.connections()}
     if len(nodes) != 1:
         return None
     (node,) = nodes
-    return None if node == room.deps.ownership.node else node
+    return None if node == room.deps.lease.node else node
 
 
-def release_unheard(room: Room) -> None:
+async def release_unheard(room: Room) -> None:
     """After a command that came over HTTP (a friend joining, a seat moving to another
     device): a room that no socket listens to is released at once, so that the process its
     sockets land on takes it, rather than the one the HTTP request happened to reach."""
     if room.deps.shared and not room.stopped and not room.listened():
-        room.deps.forget(room, True)
+        await room.deps.stop(room, UNHEARD)
 
 
 def schedule(room: Room) -> None:
@@ -45,16 +45,14 @@ def schedule(room: Room) -> None:
     it has been quiet."""
     if room.stopped or not room.deps.shared or listeners_elsewhere(room) is None:
         return
-    room.handoff_generation += 1
-    room.after(QUIET, HandoffCheck(room.handoff_generation))
+    room.after(QUIET, HandoffCheck(room.timers.next_handoff()))
 
 
 async def check(room: Room, generation: int) -> None:
-    if generation != room.handoff_generation or listeners_elsewhere(room) is None:
+    if generation != room.timers.handoff or listeners_elsewhere(room) is None:
         return  # a command came meanwhile (not quiet), or a listener is here now
-    if computer_level(room) is not None or (room.thinking and not room.thinking.done()):
+    if computer_level(room) is not None or room.timers.thinking() is not None:
         return  # the computer is due: the next quiet moment will do
-    room.deps.counts.handoffs += 1
     log.info("room %s moves to %s, where its sockets are", room.id, listeners_elsewhere(room))
-    room.deps.forget(room, True)  # released: nobody's, the other process takes it at once
-    await room.close_all(ProtocolError("reconnecting"))
+    # released: nobody's, the other process takes it at once; its sockets go there
+    await room.deps.stop(room, HANDOFF)

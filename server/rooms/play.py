@@ -4,26 +4,25 @@ decided off the room's loop by ``RoomDeps.choose``, played as a command of its o
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from ..engine import IllegalMove, Move
 from ..protocol import ProtocolError, dumps
 from ..store import MoveRecord
-from . import seats
+from . import presence
 from .actor import Room
 from .commands import ComputerDue, ComputerMove
 from .facts import step_events
-from .history import ack_text, forget_oldest
+from .live import ack_text
 
 
 async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> str | None:
     """A person's move: the answer for the sender (a known id's answer, or an error) as
     text; None when the move was played (its events frame, sent already, is the ack)."""
-    answered = room.answered[seat]
-    if move_id in answered:
-        return answered[move_id]
-    await seats.back(room, seat)
+    answered = room.live.answers.get(seat, move_id)
+    if answered is not None:
+        return answered
+    await presence.back(room, seat)
     try:
         if room.status == "waiting":
             raise ProtocolError("waiting_for_friend")
@@ -40,15 +39,10 @@ async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> s
     except ProtocolError as exc:
         exc.id = move_id
         answer = exc.to_text()
-        remember(room, seat, move_id, answer)
+        room.live.answers.remember(seat, move_id, answer)
         return answer
-    remember(room, seat, move_id, ack_text(move_id, new_seq))
+    room.live.answers.remember(seat, move_id, ack_text(move_id, new_seq))
     return None
-
-
-def remember(room: Room, seat: int, move_id: str, answer: str) -> None:
-    room.answered[seat][move_id] = answer
-    forget_oldest(room.answered[seat])
 
 
 async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
@@ -59,13 +53,9 @@ async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
     record = MoveRecord(seq, room.state.match_no, seat, move.to_text(), move_id)
     await room.write(replace(room.state, seq=seq), match=after, move=record)
     # committed: now it happened
-    room.deps.counts.moves += 1
     events = step_events(step, seat, before, after, computer=move_id is None)
     texts = [dumps(e) for e in events]
-    room.match = after
-    room.plays.add(room.state.match_no, before, seat, move)
-    room.last_move = events[0]
-    room.events.extend((seq, text) for text in texts)
+    room.live.played(room.state.match_no, seq, seat, move, before, events, texts)
     await room.broadcast(seq, texts, seat, move_id)
     return seq
 
@@ -81,9 +71,8 @@ def computer_level(room: Room) -> str | None:
 
 
 def schedule_computer(room: Room) -> None:
-    if room.stopped or computer_level(room) is None or room.due == room.state.seq:
+    if room.stopped or computer_level(room) is None or not room.timers.due(room.state.seq):
         return
-    room.due = room.state.seq
     room.after(room.deps.settings.computer_delay, ComputerDue(room.state.seq))
 
 
@@ -94,13 +83,13 @@ def think(room: Room, seq: int) -> None:
     if level is None or seq != room.state.seq:
         return
     position, seed = room.match.position, f"{room.state.seed}:{seq}"
-    seen = room.plays.of(room.state.match_no, room.match)
+    seen = room.live.plays.of(room.state.match_no, room.match)
 
     async def decide() -> None:
         move = await room.deps.choose(level, position, seed, seen)
         room.post(ComputerMove(seq, move))
 
-    room.thinking = asyncio.get_running_loop().create_task(decide())
+    room.timers.think(decide())
 
 
 async def computer_move(room: Room, seq: int, move: Move) -> None:

@@ -1,7 +1,8 @@
-"""The rooms of this process: one ``Room`` actor per live room, taken (a claim that bumps
+"""The rooms of this process: one ``Room`` actor per live room, claimed (the database bumps
 the room's epoch, so any older copy can no longer write), loaded from storage (state, seed
-and move log: ``history.restore``), found, and stopped. What is in use here
-(``in_use``) is never purged."""
+and move log: ``history.restore``), found, and stopped: ``stop(room, reason)`` is THE way
+a room stops, with the reasons of ``stops.py`` (``stop_all`` stops every room for one
+reason). What is in use here (``in_use``) is never purged."""
 
 from __future__ import annotations
 
@@ -10,14 +11,16 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from ..cluster import WATCHERS, Hub, Ownership, node_of
+from ..cluster import WATCHERS, Claim, Hub, Lease, node_of
 from ..config import Settings
-from ..protocol import CLOSE_RECONNECT, ProtocolError
+from ..protocol import ProtocolError
 from ..store import Storage
+from . import reconnect
 from .actor import Chooser, Room, RoomDeps
 from .commands import Detach, Unwatch
 from .handle import handle
 from .history import restore
+from .stops import CUT_OFF, DEPOSED, LAPSED, SHUTDOWN, Stop
 
 log = logging.getLogger("server.rooms")
 
@@ -44,13 +47,13 @@ class RoomRegistry:
         hub: Hub,
         settings: Settings,
         choose: Chooser,
-        ownership: Ownership,
+        lease: Lease,
         *,
         shared: bool = False,
     ) -> None:
-        self.deps = RoomDeps(storage, hub, settings, choose, ownership, self.forget, shared)
-        self.ownership = ownership
-        self.node = ownership.node
+        self.deps = RoomDeps(storage, hub, settings, choose, lease, self.stop, shared)
+        self.lease = lease
+        self.node = lease.node
         self.shared = shared
         self._rebuilding = asyncio.Semaphore(REBUILDS)
         self.stopping = False
@@ -74,7 +77,7 @@ class RoomRegistry:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            room = await self._take(room_id)
+            room = await self._claim(room_id)
         except Exception as exc:
             future.set_exception(exc)
             future.exception()  # retrieved: the waiters (if any) get it too
@@ -103,12 +106,12 @@ class RoomRegistry:
         if room_id not in self.rooms and room_id not in self._loading:
             await self.deps.storage.leases.disown(room_id, self.node)
 
-    async def _take(self, room_id: str) -> Room | None:
+    async def _claim(self, room_id: str) -> Room | None:
         """Claims the room (a new epoch: any older copy can no longer write), then loads it
         as stored after the claim. Sockets here that listened to the room through its
         previous owner reconnect (they are no copy's now): only those still saying hello
         wait for this copy."""
-        if self.stopping or not self.ownership.held or not self.deps.hub.healthy:
+        if self.stopping or not self.lease.held or not self.deps.hub.healthy:
             # no lease, or cut off from the other processes: no room is ours to take
             raise ProtocolError("reconnecting")
         leases = self.deps.storage.leases
@@ -117,25 +120,23 @@ class RoomRegistry:
             owner = await leases.owner(room_id)
             if owner is None:
                 return None
-            lapse_in = self.ownership.lapse_in(owner.lease_until, owner.db_now)
+            lapse_in = self.lease.clock.lapse_in(owner.lease_until, owner.db_now)
             raise OwnedElsewhere(owner.node or "", lapse_in)
-        self.ownership.took(room_id, epoch)
-        log.info("room %s taken by %s at epoch %d", room_id, self.node, epoch)
-        self.deps.hub.close_room(
-            room_id, ProtocolError("reconnecting").to_text(), CLOSE_RECONNECT, attached_only=True
-        )
+        claim = self.lease.claimed(room_id, epoch)
+        log.info("room %s claimed by %s at epoch %d", room_id, self.node, epoch)
+        reconnect.here(self.deps.hub, room_id, attached_only=True)
         try:
-            room = await self.rebuild(room_id, epoch)
+            room = await self.rebuild(room_id, claim)
         except BaseException:
-            self.ownership.let_go(room_id, epoch)
+            self.lease.let_go(claim)
             raise
         if room is None:
-            self.ownership.let_go(room_id, epoch)
+            self.lease.let_go(claim)
         return room
 
-    async def rebuild(self, room_id: str, epoch: int = -1) -> Room | None:
+    async def rebuild(self, room_id: str, claim: Claim | None = None) -> Room | None:
         """Rebuilds a room from its stored state, its seed and its move log alone (not
-        started; a copy at epoch -1 can never write)."""
+        started; a copy with no claim, at epoch -1, can never write)."""
         storage = self.deps.storage
         state = await storage.rooms.load(room_id)
         if state is None:
@@ -144,24 +145,50 @@ class RoomRegistry:
         async with self._rebuilding:  # a dead process's thousand rooms, not all at once
             # the engine is plain Python: a long match, replayed off the event loop
             restored = await asyncio.to_thread(restore, state, records)
-        return Room(state, restored, self.deps, handle, epoch)
+        return Room(state, restored, self.deps, handle, claim or Claim(room_id, -1))
 
-    def forget(self, room: Room, release: bool = True) -> None:
-        """The room leaves memory (it is all in storage); ``release``: it is nobody's, so
-        that any process may take it at once (not after a copy failed: its epoch may be
-        old, and the database decides who holds the room)."""
+    def stop(self, room: Room, reason: Stop) -> asyncio.Task[None]:
+        """THE way a room stops: it leaves memory at once (it is all in storage), its claim
+        is let go and its actor ends after the command in hand; then, by the reason
+        (``stops.py``), it is made nobody's (any process may take it at once) and its
+        sockets are told (they reconnect and find the room afresh). Returns that last part,
+        running beside the rooms (awaited by a room that stops itself, so that its sockets
+        are told before it answers the command in hand)."""
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
-        self.ownership.let_go(room.id, room.epoch)
-        room.stop()
-        if release and room.epoch >= 0:
+        self.lease.let_go(room.claim)
+        room.halt()
+        counts = self.deps.counts.stops
+        counts[reason.name] = counts.get(reason.name, 0) + 1
+        log.log(
+            logging.DEBUG if reason.tell is None else logging.INFO,
+            "room %s stops: %s",
+            room.id,
+            reason.name,
+        )
+        if reason.release and room.epoch >= 0:
             self._background(self._release(room))
+        return self._background(self._tell(room, reason))
 
-    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+    async def _tell(self, room: Room, reason: Stop) -> None:
+        if reason.tell is not None:
+            await room.close_all(ProtocolError(reason.tell))
+
+    def stop_all(self, reason: Stop) -> list[Room]:
+        """Stops every room of this process for ``reason`` (the rooms stopped)."""
+        rooms = list(self.rooms.values())
+        if rooms and reason.tell is not None:
+            log.warning("%s stops its %d rooms: %s", self.node, len(rooms), reason.name)
+        for room in rooms:
+            self.stop(room, reason)
+        return rooms
+
+    def _background(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Runs ``work`` beside the rooms, held until it ends (shutdown waits for it)."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _release(self, room: Room) -> None:
         try:
@@ -169,69 +196,54 @@ class RoomRegistry:
         except Exception as exc:  # the lease lapses by itself
             log.info("could not release room %s: %r", room.id, exc)
 
-    def sweep(self, live: frozenset[str]) -> None:
+    def drop_dead_sockets(self, live: frozenset[str]) -> None:
         """After each lease renewal: sockets of processes whose lease lapsed leave our
         rooms, each told to reconnect first (a process that was only paused wakes up to
         that frame, and its socket finds the room again)."""
-        text = ProtocolError("reconnecting").to_text()
         hub = self.deps.hub
         for room in list(self.rooms.values()):
-            for seat, conn in enumerate(room.conns):
-                if conn is not None and node_of(conn) not in live:
-                    self._background(hub.publish(room.id, seat, conn, text, close=CLOSE_RECONNECT))
-                    room.post(Detach(seat, conn))
-            for conn in list(room.watchers):
+            for seat, conn in list(room.sockets.seated()):
                 if node_of(conn) not in live:
-                    self._background(
-                        hub.publish(room.id, WATCHERS, conn, text, close=CLOSE_RECONNECT)
-                    )
+                    self._background(reconnect.one(hub, room.id, seat, conn))
+                    room.post(Detach(seat, conn))
+            for conn in room.sockets.watchers():
+                if node_of(conn) not in live:
+                    self._background(reconnect.one(hub, room.id, WATCHERS, conn))
                     room.post(Unwatch(conn))
 
-    def depose(self, room_ids: set[str]) -> None:
+    def deposed(self, room_ids: set[str]) -> None:
         """A renewal read that these rooms moved on to another process: their copies here
         stop, and their sockets reconnect."""
         for room_id in room_ids:
             room = self.rooms.get(room_id)
             if room is not None:
-                self._background(room.depose())
+                self.stop(room, DEPOSED)
 
-    def drop_all(self) -> None:
+    def lapsed(self) -> None:
         """This process lost its lease (paused past it, or the database is away): another
         process may hold its rooms by now, so it stops them, and every socket here
         reconnects (the other processes let go of them too)."""
-        if self.rooms:
-            log.warning("%s stops its %d rooms: its lease lapsed", self.node, len(self.rooms))
-        error = ProtocolError("reconnecting")
-        for room in list(self.rooms.values()):
-            self.forget(room, release=False)
-            self._background(room.close_all(error))
-        self.deps.hub.close_all(error.to_text(), CLOSE_RECONNECT)
+        self.stop_all(LAPSED)
+        reconnect.here(self.deps.hub)
 
     def cut_off(self) -> None:
         """This process is cut off from the other processes (Redis): it cannot reach the
         listeners its rooms may have elsewhere, nor answer calls, so it serves nothing. Its
         rooms stop and are released (another process takes each at once), and every socket
         here reconnects, to a process that can reach the others; none is taken here until
-        the link is back (``_take``)."""
-        error = ProtocolError("reconnecting")
-        if self.rooms:
-            log.warning("%s stops its %d rooms: cut off from Redis", self.node, len(self.rooms))
-        for room in list(self.rooms.values()):
-            self.forget(room, release=True)
-            self._background(room.close_all(error))
-        self.deps.hub.close_all(error.to_text(), CLOSE_RECONNECT)
+        the link is back (``_claim``)."""
+        self.stop_all(CUT_OFF)
+        reconnect.here(self.deps.hub)
 
-    async def stop_all(self) -> None:
+    async def shut_down(self) -> None:
         """A clean stop: no room is taken here any more; every room finishes its command in
         hand and stops; they are made nobody's, so other processes take them at once; and
         only then are their sockets (here or on other processes) told to reconnect, so that
         each player reconnects once and finds the room's next owner."""
         self.stopping = True
-        rooms = list(self.rooms.values())
-        for room in rooms:
-            self.forget(room, release=False)
+        rooms = self.stop_all(SHUTDOWN)
         tasks = [r.task for r in rooms if r.task is not None]
-        thinking = [r.thinking for r in rooms if r.thinking is not None]
+        thinking = [t for r in rooms if (t := r.timers.thinking()) is not None]
         if tasks or thinking:
             await asyncio.wait([*tasks, *thinking], timeout=5)
         try:

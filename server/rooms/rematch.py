@@ -1,4 +1,4 @@
-"""Another match: asked by a seat (``ask``), started once both seats want it
+"""Another match: asked by a seat (``ask``), started once every seat wants it
 (``maybe_start``; a seat the computer plays always does)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from ..engine import Match
 from ..protocol import ProtocolError
 from ..store import FinishedMatch
 from .actor import Room
-from .history import rematch_event
+from .facts import rematch_event
 from .views import wants_rematch
 
 
@@ -25,9 +25,11 @@ async def ask(room: Room, seat: int) -> None:
 
 
 async def maybe_start(room: Room) -> bool:
-    """Starts the next match when the match is over and both seats want it."""
+    """Starts the next match when the match is over and every seat wants it."""
     state = room.state
-    if room.status != "finished" or not all(wants_rematch(state, s) for s in (0, 1)):
+    if room.status != "finished" or not all(
+        wants_rematch(state, s) for s in range(state.seat_count)
+    ):
         return False
     seed = secrets.token_hex(16)
     start = state.seq + 1
@@ -35,16 +37,13 @@ async def maybe_start(room: Room) -> bool:
         state.match_no, state.seed, room.match.winner, room.match.scores,
         state.match_start_seq + 1, state.seq,
     )  # fmt: skip
-    seats = (replace(state.seats[0], rematch=False), replace(state.seats[1], rematch=False))
-    match = Match.new(seed)
+    seats = tuple(replace(seat, rematch=False) for seat in state.seats)
     new = replace(
         state, seed=seed, match_no=state.match_no + 1, match_start_seq=start, seq=start,
         seats=seats,
     )  # fmt: skip
-    await room.write(new, match=match, finished=finished)
-    room.match = match
+    await room.write(new, match=Match.new(seed), finished=finished)
     event = rematch_event(room.state.match_no)
-    room.events = [(start, event)]
-    room.last_move = None
+    room.live.rematched(start, event)
     await room.broadcast(start, [event], None, None)
     return True

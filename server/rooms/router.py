@@ -9,8 +9,8 @@ import asyncio
 from typing import Any
 
 from ..cluster import Hub, NotOwner, Payload, PeerGone, Peers, is_outage
-from ..protocol import CLOSE_RECONNECT, ProtocolError
-from . import views
+from ..protocol import ProtocolError
+from . import reconnect, views
 from .actor import RoomStopped
 from .commands import Attach, Command, Detach, Summary, Unwatch, Watch, from_payload, to_payload
 from .registry import OwnedElsewhere, RoomRegistry
@@ -119,7 +119,7 @@ class Router:
         copy = await self.registry.rebuild(room_id)
         return views.summary(copy.moment()) if copy is not None else None
 
-    def sweep(self, live: frozenset[str]) -> None:
+    def drop_dead_owners(self, live: frozenset[str]) -> None:
         """After each lease renewal: sockets here whose room's owner died reconnect (and so
         reach the room's next owner)."""
         held_here = self.hub.local_rooms()
@@ -128,24 +128,21 @@ class Router:
                 self._forget_owner(room_id)
             elif node not in live:
                 self._forget_owner(room_id)
-                text = ProtocolError("reconnecting").to_text()
-                self.hub.close_room(room_id, text, CLOSE_RECONNECT)
+                reconnect.here(self.hub, room_id)
 
     def lost_peer(self, node: str) -> None:
         """Frames from ``node`` went missing, or it went silent: the sockets here of its
         rooms reconnect (and resume from their seq); the other rooms' are untouched."""
-        text = ProtocolError("reconnecting").to_text()
         for room_id, owner in list(self.owners.items()):
             if owner == node:
                 self._forget_owner(room_id)
-                self.hub.close_room(room_id, text, CLOSE_RECONNECT)
+                reconnect.here(self.hub, room_id)
 
     def lost_peers(self) -> None:
         """The link to the other processes broke: the sockets here of rooms owned elsewhere
         reconnect (they may have missed frames) and resume from their seq."""
-        text = ProtocolError("reconnecting").to_text()
         for room_id in list(self.owners):
-            self.hub.close_room(room_id, text, CLOSE_RECONNECT)
+            reconnect.here(self.hub, room_id)
         self.owners.clear()
         self.lapses.clear()
 

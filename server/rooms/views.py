@@ -12,11 +12,12 @@ The facts they carry (tallies, options, a hand's counts) are ``facts.py``'s.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..config import Settings
 from ..engine import Match, public_view, view_for
 from ..engine.scoring import reached
+from ..engine.seats import TEAMS, others, rivals
 from ..store import RoomState, SeatListing
 from .facts import CATEGORIES_ES, options, tally
 
@@ -36,8 +37,8 @@ class Moment:
 
 
 def room_status(state: RoomState, match: Match) -> str:
-    """``waiting`` (the friend has not joined), ``playing`` or ``finished``."""
-    if state.names[1] is None:
+    """``waiting`` (a friend has not joined), ``playing`` or ``finished``."""
+    if any(name is None for name in state.names):
         return "waiting"
     return "finished" if match.finished else "playing"
 
@@ -96,9 +97,9 @@ def common(m: Moment) -> dict[str, Any]:
         "status": room_status(state, m.match),
         "winner": m.match.winner,
         "last_move": m.last_move,
-        "presence": [presence(m, 0), presence(m, 1)],
-        "rematch": [wants_rematch(state, 0), wants_rematch(state, 1)],
-        "tally": [tally(position.captured[0]), tally(position.captured[1])],
+        "presence": [presence(m, seat) for seat in range(state.seat_count)],
+        "rematch": [wants_rematch(state, seat) for seat in range(state.seat_count)],
+        "tally": [tally(position.captured[team]) for team in TEAMS],
         "categories": CATEGORIES_ES,
         "turns": state.turns,
         "watchers": m.watchers,
@@ -122,7 +123,9 @@ def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dic
     view.update(shared or common(m))
     status = view["status"]
     my_turn = status == "playing" and position.turn == seat and not position.hand_over
-    view["opponent"] = player(m.state, 1 - seat)
+    # the wire's "opponent" (a room of two: its other seat) becomes a list of seats with
+    # the rooms of four (issue "Cuatro a la mesa, 2 of 2")
+    view["opponent"] = player(m.state, rivals(seat, m.state.seat_count)[0])
     view["invite"] = m.state.invite if seat == 0 and status == "waiting" else None
     view["watch_url"] = f"/v/{m.state.watch}" if m.state.watch else None
     view["options"] = options(position) if my_turn else []
@@ -135,7 +138,7 @@ def watcher_view(m: Moment, shared: dict[str, Any] | None = None) -> dict[str, A
     who plays each seat. All watchers get the same view."""
     view = public_view(m.match.position).to_json()
     view.update(shared or common(m))
-    view["players"] = [player(m.state, 0), player(m.state, 1)]
+    view["players"] = [player(m.state, seat) for seat in range(m.state.seat_count)]
     return view
 
 
@@ -143,7 +146,7 @@ def summary(m: Moment) -> dict[str, Any]:
     """The room's public summary (docs/protocol.md, ``GET /api/rooms/{room}``)."""
     state = m.state
     seats = []
-    for i in (0, 1):
+    for i in range(state.seat_count):
         now = presence(m, i)
         seats.append({
             "name": state.names[i],
@@ -165,22 +168,26 @@ def summary(m: Moment) -> dict[str, Any]:
 
 
 def waits_for(game: SeatListing, turn: int | None) -> bool:
-    """The game waits for this seat: its turn (not played by the computer for now), or the
-    other player asked for a rematch and this one has not answered."""
+    """The game waits for this seat: its turn (not played by the computer for now), or
+    another player asked for a rematch and this one has not answered."""
     seat = game.seat
     if game.status == "playing":
         return turn == seat and game.takeover[seat] is None
     if game.status == "finished" and game.mode == "friend":
-        return game.rematch[1 - seat] and not game.rematch[seat]
+        asked = any(game.rematch[s] for s in others(seat, len(game.names)))
+        return asked and not game.rematch[seat]
     return False
 
 
 def my_game(
-    game: SeatListing, now: float, scores: tuple[int, int], turn: int | None
+    game: SeatListing, now: float, scores: tuple[int, ...], turn: int | None
 ) -> dict[str, Any]:
     """A seat's entry in Mis partidas, from its stored listing (``scores`` and ``turn``:
     the listing's, or a rebuilt copy's where the listing predates them)."""
-    seat, other = game.seat, 1 - game.seat
+    # the wire's "opponent" (a room of two: its other seat) becomes a list of seats with
+    # the rooms of four
+    seat = game.seat
+    other = rivals(seat, len(game.names))[0]
     computer = game.mode == "computer"
     last = game.last_move_at or game.created_at
     finished = game.match_no - 1 + (game.status == "finished")
@@ -198,7 +205,7 @@ def my_game(
             "level": game.level if computer else game.takeover[other],
         },
         "scores": list(scores),
-        "winner": reached(scores) if game.status == "finished" else None,
+        "winner": reached(cast("tuple[int, int]", scores)) if game.status == "finished" else None,
         "turn": turn,
         "my_turn": game.status == "playing" and turn == seat,
         "waits_for_me": waits_for(game, turn),
@@ -222,10 +229,10 @@ def replay_position(match: Match) -> dict[str, Any]:
         "turn": p.turn,
         "dealer": p.dealer,
         "deck_size": len(p.deck),
-        "captured_counts": [len(p.captured[0]), len(p.captured[1])],
+        "captured_counts": [len(p.captured[team]) for team in TEAMS],
         "limpias": list(p.limpias),
         "last_capturer": p.last_capturer,
         "scores": list(match.scores),
         "hand_number": match.hand_number,
-        "tally": [tally(p.captured[0]), tally(p.captured[1])],
+        "tally": [tally(p.captured[team]) for team in TEAMS],
     }

@@ -14,14 +14,13 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 
 from ..ai.pool import AiPool, cores
-from ..cluster import Hub, LocalHub, Ownership, RedisHub, new_node_id
+from ..cluster import DbClock, Hub, Lease, LocalHub, RedisHub, new_node_id
 from ..config import Settings
 from ..edge.security import SecurityMiddleware
 from ..edge.shared_limits import RedisLink, address_budget, failure_budget, rate_limit
 from ..lobby.games import Games
 from ..lobby.lobby import Lobby
-from ..protocol import CLOSE_RECONNECT, ProtocolError
-from ..rooms import RoomRegistry, Router
+from ..rooms import RoomRegistry, RoomsOnCluster, Router, reconnect
 from ..store import Storage, Tuning, lock_sqlite_file
 from ..store.migrate import upgrade
 from ..store.purge import run_purges
@@ -53,7 +52,11 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             await asyncio.to_thread(upgrade, settings.database_url)
         storage = Storage.open(settings.database_url, settings.sqlite_synchronous, tuning(settings))
         node = new_node_id(settings.node_name)
-        ownership = Ownership(storage.leases, node, settings.lease_seconds)
+        # what the lease and the other processes report goes to the rooms (one listener,
+        # told of the registry and the router once they are made)
+        events = RoomsOnCluster()
+        clock = DbClock()  # the database's time, read at each renewal of the lease
+        lease = Lease(storage.leases, node, settings.lease_seconds, events=events, clock=clock)
         # one process: every room is ours. Several (REDIS_URL): rooms are shared by leases,
         # and frames and room commands travel between the processes over Redis
         redis_hub = (
@@ -61,8 +64,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
                 settings.redis_url,
                 node,
                 settings.redis_prefix,
-                clock=ownership.db_time,
-                peers=lambda: ownership.live,
+                clock=clock.now,
+                peers=lambda: lease.live,
+                events=events,
             )  # fmt: skip
             if settings.redis_url
             else None
@@ -72,37 +76,18 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         app.state.redis = redis_hub.redis if redis_hub is not None else None
         ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
         registry = RoomRegistry(
-            storage, hub, settings, ai_pool.choose, ownership, shared=redis_hub is not None
+            storage, hub, settings, ai_pool.choose, lease, shared=redis_hub is not None
         )
         router = Router(registry, hub, redis_hub)
-
-        def renewed(live: frozenset[str]) -> None:
-            registry.sweep(live)
-            router.sweep(live)
-
-        def lapsed() -> None:
-            registry.drop_all()
-            router.lost_peers()
-
-        ownership.on_renewed = renewed
-        ownership.on_deposed = registry.depose
-        ownership.on_lapsed = lapsed
-        await ownership.start()  # our lease first: then no one takes our new rooms
+        events.serve(registry, router)
+        await lease.start()  # our lease first: then no one takes our new rooms
         if redis_hub is not None:
-            redis_hub.on_call = router.call_here
-            redis_hub.on_peer_lost = router.lost_peer
-
-            def cut_off() -> None:
-                router.lost_peers()
-                registry.cut_off()
-
-            redis_hub.on_lost = cut_off
             await redis_hub.start()
-        leasing = asyncio.create_task(ownership.run())
+        leasing = asyncio.create_task(lease.run())
         qr = QrMaker()
         services = Services(
-            settings, storage, hub, registry, router, ownership,
-            Lobby(storage, router, settings, ownership.db_time), Games(storage, registry), qr,
+            settings, storage, hub, registry, router, lease,
+            Lobby(storage, router, settings, clock.now), Games(storage, registry), qr,
             ai=ai_pool,
         )  # fmt: skip
         app.state.services = services
@@ -122,9 +107,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             leasing.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await leasing
-            ownership.stop()
-            await registry.stop_all()
-            hub.close_all(ProtocolError("reconnecting").to_text(), CLOSE_RECONNECT)
+            lease.stop()
+            await registry.shut_down()
+            reconnect.here(hub)
 
         app.state.drain = drain
         # Everything made so far (modules, classes, the app) lives as long as the process:

@@ -25,6 +25,7 @@ from starlette.responses import Response
 
 from ..cluster import LocalHub, RedisHub
 from ..protocol import MESSAGES_ES
+from ..rooms.stops import REASONS
 from ..store.database import SECONDS_BUCKETS, SIZE_BUCKETS, BatchStats
 from .pages import spanish_page
 from .services import Services, services_of, settings_of
@@ -66,10 +67,17 @@ class ProcessMetrics(Collector):
             "casino_handoffs", "Rooms given up to the process their sockets land on",
             counts.handoffs,
         )  # fmt: skip
+        stops = CounterMetricFamily(
+            "casino_room_stops", "Rooms stopped here, by reason (server/rooms/stops.py)",
+            labels=["reason"],
+        )  # fmt: skip
+        for reason in REASONS:
+            stops.add_metric([reason.name], counts.stops.get(reason.name, 0))
+        yield stops
         yield GaugeMetricFamily("casino_rooms_held", "Rooms held here", len(s.registry.rooms))
         yield GaugeMetricFamily("casino_sockets", "Sockets held here", len(local))
         yield GaugeMetricFamily(
-            "casino_lease_held", "1 while this process holds its lease", int(s.ownership.held)
+            "casino_lease_held", "1 while this process holds its lease", int(s.lease.held)
         )
         yield GaugeMetricFamily(
             "casino_hub_healthy", "1 while this process reaches the others", int(hub.healthy)

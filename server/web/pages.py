@@ -43,7 +43,7 @@ async def healthz(request: Request) -> Response:
     reaches the other processes (Redis, where there is one) and it is not stopping; 503
     otherwise, so that a load balancer sends players elsewhere meanwhile."""
     services = services_of(request)
-    lease = services.ownership.held
+    lease = services.lease.held
     hub = services.hub.healthy
     ok = lease and hub and not services.draining
     return JSONResponse(

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.websockets import WebSocket
 
 from ..ai.pool import AiPool
-from ..cluster import Hub, Ownership
+from ..cluster import Hub, Lease
 from ..config import Settings
 from ..edge.shared_limits import AddressBudget, Budget, RateLimit
 from ..lobby.games import Games
@@ -43,7 +43,7 @@ class Services:
     hub: Hub
     registry: RoomRegistry
     router: Router
-    ownership: Ownership
+    lease: Lease
     lobby: Lobby
     games: Games
     qr: QrMaker

@@ -1,4 +1,5 @@
-"""The database's time as a process reads it (``Ownership.db_time``): of the last renewals the
+"""The database's time as a process reads it (``DbClock.now``, read at each renewal of the
+``Lease``): of the last renewals the
 one with the shortest round trip is believed, so a renewal that waited on a busy machine
 does not move a process's reading of the clock that calls' deadlines are written in; and
 the machine's wall clock plays no part, so setting it changes nothing."""
@@ -7,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from server.cluster import Ownership
+from server.cluster import DbClock, Lease
 from server.store import LeaseStore
 from server.store.leases import Renewal
 
@@ -56,13 +57,13 @@ class SlowLeases:
         return Renewal(self._trip(), frozenset({node}), {})
 
 
-def ownership(clocks: Clocks, leases: SlowLeases) -> Ownership:
-    return Ownership(
+def ownership(clocks: Clocks, leases: SlowLeases) -> Lease:
+    return Lease(
         cast(LeaseStore, cast(Any, leases)),
         "n",
         3600.0,
+        clock=DbClock(monotonic=lambda: clocks.mono, wall=lambda: clocks.wall),
         monotonic=lambda: clocks.mono,
-        wall=lambda: clocks.wall,
     )
 
 
@@ -71,7 +72,7 @@ async def test_a_quick_renewal_reads_the_database_clock_closely() -> None:
     leases = SlowLeases(clocks)
     own = ownership(clocks, leases)
     await own.start()
-    assert abs(own.db_time() - leases.db_now()) < 0.002
+    assert abs(own.clock.now() - leases.db_now()) < 0.002
 
 
 async def test_a_renewal_that_waited_long_one_way_does_not_move_the_reading() -> None:
@@ -83,12 +84,12 @@ async def test_a_renewal_that_waited_long_one_way_does_not_move_the_reading() ->
     # believed, that renewal would put the database's clock 0.4 s behind where it is
     leases.trips = [(0.001, 0.8)]
     await own.renew()
-    assert abs(own.db_time() - leases.db_now()) < 0.002
+    assert abs(own.clock.now() - leases.db_now()) < 0.002
     # once every kept renewal is a slow one, the best of them is believed
     leases.trips = [(0.001, 0.8)] * 8
     for _ in range(8):
         await own.renew()
-    assert abs(own.db_time() - (leases.db_now() - 0.4)) < 0.002
+    assert abs(own.clock.now() - (leases.db_now() - 0.4)) < 0.002
 
 
 async def test_a_wall_clock_set_meanwhile_does_not_move_the_reading() -> None:
@@ -97,10 +98,10 @@ async def test_a_wall_clock_set_meanwhile_does_not_move_the_reading() -> None:
     own = ownership(clocks, leases)
     await own.start()
     clocks.wall += 3600.0  # somebody set this machine's clock an hour ahead
-    assert abs(own.db_time() - leases.db_now()) < 0.002
+    assert abs(own.clock.now() - leases.db_now()) < 0.002
     await own.renew()
     clocks.pass_(1.0)
-    assert abs(own.db_time() - leases.db_now()) < 0.002
+    assert abs(own.clock.now() - leases.db_now()) < 0.002
 
 
 async def test_a_machine_that_was_suspended_reads_the_clock_again_at_its_next_renewal() -> None:
@@ -114,7 +115,7 @@ async def test_a_machine_that_was_suspended_reads_the_clock_again_at_its_next_re
         await own.renew()
     leases.base += 10.0  # ten seconds asleep
     await own.renew()
-    assert abs(own.db_time() - leases.db_now()) < 0.002
+    assert abs(own.clock.now() - leases.db_now()) < 0.002
     leases.trips = [(0.3, 0.3)]  # a slow renewal agrees with the reading: it changes nothing
     await own.renew()
-    assert abs(own.db_time() - leases.db_now()) < 0.002
+    assert abs(own.clock.now() - leases.db_now()) < 0.002

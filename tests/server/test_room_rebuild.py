@@ -27,9 +27,10 @@ from server.protocol import ProtocolError
 from server.rooms import Room, RoomRegistry, Router, views
 from server.rooms.commands import Attach, Detach, Rematch, Snapshot, Submit, Takeover
 from server.rooms.play import computer_level
+from server.rooms.stops import IDLE
 from server.store import Storage
 from server.store.migrate import upgrade
-from tests.support.rooms import held_ownership
+from tests.support.rooms import held_lease
 
 SETTINGS = Settings(computer_delay=0.0, grace_seconds=0.0, room_idle=3600.0)
 
@@ -63,13 +64,13 @@ class World:
     async def make(cls, url: str) -> World:
         storage = Storage.open(url)
         hub = LocalHub()
-        ownership = await held_ownership(storage)
+        ownership = await held_lease(storage)
         registry = RoomRegistry(storage, hub, SETTINGS, AiPool(0).choose, ownership)
         router = Router(registry, hub)
         return cls(url, storage, registry, router, Lobby(storage, router, SETTINGS), hub)
 
     async def restart(self) -> World:
-        await self.registry.stop_all()
+        await self.registry.shut_down()
         await self.storage.close()
         new = await World.make(self.url)
         new.room_id, new.tokens = self.room_id, self.tokens
@@ -97,8 +98,8 @@ async def settle(world: World) -> Room | None:
         await room.ask(Snapshot())
         busy = (
             computer_level(room) is not None
-            or not room.inbox.empty()
-            or (room.thinking is not None and not room.thinking.done())
+            or room.queued() > 0
+            or room.timers.thinking() is not None
         )
         if not busy:
             return room
@@ -115,10 +116,10 @@ async def check_rebuilt(world: World) -> None:
     live: Any = await room.ask(Snapshot())
     assert rebuilt.state == live
     assert rebuilt.match == room.match
-    assert rebuilt.events == room.events
-    assert rebuilt.last_move == room.last_move
-    assert rebuilt.answered == room.answered
-    assert rebuilt.plays == room.plays  # the hand's plays too (Difícil reads them)
+    assert rebuilt.live.events == room.live.events
+    assert rebuilt.live.last_move == room.live.last_move
+    assert rebuilt.live.answers == room.live.answers
+    assert rebuilt.live.plays == room.live.plays  # the hand's plays too (Difícil reads them)
 
 
 async def act(world: World, action: tuple[str, int, int]) -> World:
@@ -164,7 +165,7 @@ async def act(world: World, action: tuple[str, int, int]) -> World:
     elif kind == "evict":
         room = world.registry.rooms.get(world.room_id)
         if room is not None and all(c is None for c in world.conns):
-            world.registry.forget(room)
+            world.registry.stop(room, IDLE)
     elif kind == "restart" and all(c is None for c in world.conns):
         world = await world.restart()
     return world
@@ -219,7 +220,7 @@ def test_the_room_rebuilt_from_storage_is_the_live_room(
             with contextlib.suppress(ProtocolError):  # refused: nothing changed
                 world = await act(world, action)
             await check_rebuilt(world)
-        await world.registry.stop_all()
+        await world.registry.shut_down()
         await world.storage.close()
 
     asyncio.run(run())

@@ -24,7 +24,8 @@ import httpx
 import websockets
 
 from server.engine import Move
-from server.rooms.history import rematch_event, replay
+from server.rooms.facts import rematch_event
+from server.rooms.history import replay
 from tests.support.dbkit import PostgresDb, run
 from tests.support.srvkit import TIMEOUT, Client, ServerProc, free_port, my_turn, pick_move
 

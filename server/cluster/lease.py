@@ -1,25 +1,23 @@
 """THE rule of several processes on one database: a copy of a room serves only while this
-process's lease is held and the room's epoch is the one this process took it at
-(``Ownership.holds``). Every command and timer of a room asks it first.
+process's lease is held and the room's claim is the one this process holds
+(``Lease.holds``). Every command and timer of a room asks it first.
 
 - **The lease** is one row per process (``nodes``), renewed every third of
   ``LEASE_SECONDS`` on a connection of its own, under a timeout, and *conditionally*: a
   lease that has lapsed is never renewed (another process may hold its rooms by now), the
-  process starts a new term holding nothing. Its end is computed on the database's clock,
-  so clocks of different machines are never compared.
-- **The local deadline**: before each renewal the monotonic clock is read; the lease is
-  held until that instant plus the lease, whatever happens meanwhile (a pause of the whole
-  process, a database that hangs). When the deadline passes without a renewal, or a renewal
-  finds the lease lapsed, this process stops every copy it holds and closes every socket
-  (``on_lapsed``); a renewal that reads that a room's epoch moved on stops that copy
-  (``on_deposed``).
-- **The database's time** (``db_time``): this process's monotonic clock plus the offset
-  measured at the renewals, for anything compared across processes (a call's deadline); the
-  wall clock plays no part, so a machine whose clock is wrong or is set meanwhile reads the
-  same time as the others. Of the last ``OFFSET_SAMPLES`` renewals the one with the shortest
-  round trip is believed, as NTP does: a renewal that waited on a busy machine says little
-  about the clocks; a reading that cannot agree with it (the machine was suspended) drops
-  the readings from before.
+  process starts a new term holding nothing. Its end is computed on the database's clock
+  (``clock.DbClock``, read at each renewal), so clocks of different machines are never
+  compared.
+- **The local deadline** (a watchdog): before each renewal the monotonic clock is read; the
+  lease is held until that instant plus the lease, whatever happens meanwhile (a pause of
+  the whole process, a database that hangs). When the deadline passes without a renewal,
+  or a renewal finds the lease lapsed, this process reports it (``events.lapsed``): every
+  copy it holds stops and every socket is closed.
+- **Claims**: a room taken by this process is a ``Claim`` (the room and its epoch, bumped
+  in the database by the claim, so that any older copy can no longer write): the one place
+  a room's epoch is kept. The room's copy holds its claim and writes with its epoch; the
+  lease holds the claims it serves. A renewal that reads that a room's epoch moved on drops
+  that claim and reports it (``events.deposed``).
 """
 
 from __future__ import annotations
@@ -27,48 +25,51 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..store import LeaseStore
+from .clock import DbClock
+from .events import ClusterEvents
 from .outage import is_outage
 
 log = logging.getLogger("server.cluster")
 
 SAFETY = 0.9  # the local deadline ends this share of a lease after the renewal was sent
 START_TIMEOUT = 30.0  # seconds the first term may take to begin (a busy machine)
-OFFSET_SAMPLES = 8  # renewals whose clock readings are kept (about 13 s at the default lease)
 
 
-class Ownership:
+@dataclass(frozen=True, slots=True, eq=False)
+class Claim:
+    """A room taken by this process at ``epoch`` (compared by identity: the lease holds
+    the claim itself, and a new claim of the same room is another one). ``epoch`` -1: a copy
+    that was never claimed (a summary's), which can never write."""
+
+    room_id: str
+    epoch: int
+
+
+class Lease:
     def __init__(
         self,
         store: LeaseStore,
         node: str,
         lease_seconds: float,
         *,
-        on_renewed: Callable[[frozenset[str]], None] = lambda live: None,
-        on_deposed: Callable[[set[str]], None] = lambda rooms: None,
-        on_lapsed: Callable[[], None] = lambda: None,
+        events: ClusterEvents | None = None,
+        clock: DbClock | None = None,
         monotonic: Callable[[], float] = time.monotonic,
-        wall: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.node = node
         self.lease_seconds = lease_seconds
-        self.on_renewed = on_renewed
-        self.on_deposed = on_deposed
-        self.on_lapsed = on_lapsed
+        self.events = events or ClusterEvents()
         self.monotonic = monotonic
-        self.started_at = wall()
+        self.clock = clock or DbClock(monotonic)
+        self.started_at = self.clock.now()
         self.deadline = 0.0  # on the monotonic clock
-        # the database's clock minus this process's monotonic clock (until the first renewal
-        # says otherwise: this machine's wall clock)
-        self.offset = wall() - monotonic()
-        # (round trip, offset) of the last renewals: the shortest round trip is believed
-        self._samples: deque[tuple[float, float]] = deque(maxlen=OFFSET_SAMPLES)
         self.live: frozenset[str] = frozenset()
-        self.rooms: dict[str, int] = {}  # the rooms this process holds, with their epochs
+        self._claims: dict[str, Claim] = {}  # the rooms this process holds
         self.renewals = 0
         self.lapses = 0
         self._lapsed = True  # until the first term starts
@@ -81,25 +82,22 @@ class Ownership:
     def held(self) -> bool:
         return self.monotonic() < self.deadline
 
-    def holds(self, room_id: str, epoch: int) -> bool:
-        """A copy of ``room_id`` taken at ``epoch`` may serve now."""
-        return epoch >= 0 and self.held and self.rooms.get(room_id) == epoch
+    def holds(self, claim: Claim) -> bool:
+        """The copy of a room that holds ``claim`` may serve now."""
+        return self.held and self._claims.get(claim.room_id) is claim
 
-    def took(self, room_id: str, epoch: int) -> None:
-        self.rooms[room_id] = epoch
+    def claimed(self, room_id: str, epoch: int) -> Claim:
+        """The database gave this process ``room_id`` at ``epoch``: its claim, held."""
+        claim = self._claims[room_id] = Claim(room_id, epoch)
+        return claim
 
-    def let_go(self, room_id: str, epoch: int) -> None:
-        if self.rooms.get(room_id) == epoch:
-            del self.rooms[room_id]
+    def let_go(self, claim: Claim) -> None:
+        if self._claims.get(claim.room_id) is claim:
+            del self._claims[claim.room_id]
 
-    def db_time(self) -> float:
-        """Now, on the database's clock (as read at the quickest of the last renewals)."""
-        return self.monotonic() + self.offset
-
-    def lapse_in(self, lease_until: float, db_now: float) -> float:
-        """Seconds until a lease read as ending at ``lease_until`` when the database's clock
-        said ``db_now`` has lapsed, from now (0: it has)."""
-        return max(0.0, lease_until - db_now)
+    def claims(self) -> int:
+        """How many rooms this process holds."""
+        return len(self._claims)
 
     # -- the term ------------------------------------------------------------------------
 
@@ -128,7 +126,7 @@ class Ownership:
             await self._join(self.lease_seconds)
             return
         sent = self.monotonic()
-        before = dict(self.rooms)  # rooms taken while the renewal runs are not judged by it
+        before = dict(self._claims)  # rooms taken while the renewal runs are not judged by it
         renewal = await asyncio.wait_for(
             self.store.renew(self.node, self.lease_seconds), self._timeout
         )
@@ -139,26 +137,20 @@ class Ownership:
             return
         self._renewed(sent, renewal.db_now)
         self.live = renewal.live | {self.node}
-        deposed = {r for r, e in before.items() if renewal.held.get(r) != e and r in self.rooms}
+        deposed = {
+            r
+            for r, c in before.items()
+            if renewal.held.get(r) != c.epoch and self._claims.get(r) is c
+        }
         if deposed:
             for room_id in deposed:
-                self.rooms.pop(room_id, None)
-            self.on_deposed(deposed)
-        self.on_renewed(self.live)
+                del self._claims[room_id]
+            self.events.deposed(deposed)
+        self.events.renewed(self.live)
 
     def _renewed(self, sent: float, db_now: float) -> None:
         self.deadline = sent + self.lease_seconds * SAFETY
-        received = self.monotonic()
-        trip, offset = received - sent, db_now - (sent + received) / 2
-        if self._samples:
-            best_trip, best = min(self._samples)
-            # each reading is right within half its round trip: one that cannot agree with
-            # the best says the clocks moved apart (this machine was suspended, say), and
-            # the readings from before are wrong now
-            if abs(offset - best) > (trip + best_trip) / 2:
-                self._samples.clear()
-        self._samples.append((trip, offset))
-        self.offset = min(self._samples)[1]
+        self.clock.reading(sent, self.monotonic(), db_now)
         self.renewals += 1
         if self._failing:
             log.warning("lease of %s renewed again", self.node)
@@ -186,8 +178,8 @@ class Ownership:
         self._lapsed = True
         self.lapses += 1
         self.deadline = 0.0
-        self.rooms.clear()
-        self.on_lapsed()
+        self._claims.clear()
+        self.events.lapsed()
 
     async def run(self) -> None:
         while True:

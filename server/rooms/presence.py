@@ -8,62 +8,54 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved, State, Welcome
-from ..store import SeatState
 from . import views
 from .actor import Room
 from .commands import IdleCheck, StallCheck
-
-HELLO_WINDOW = 10.0  # seconds
-HELLO_LIMIT = 12  # hellos per seat in a window: a reconnect loop cannot flood the other seat
+from .stops import IDLE
 
 
 async def start(room: Room) -> None:
     """The first command of a loaded room: a seat stored as here has no socket now."""
     new = room.state
     now = room.deps.clock()
-    for seat in (0, 1):
-        if new.seats[seat].presence == "here":  # its socket died with a process
-            new = new.with_seat(seat, replace(new.seats[seat], presence="away", since=now))
+    for seat, seat_state in enumerate(new.seats):
+        if seat_state.presence == "here":  # its socket died with a process
+            new = new.with_seat(seat, replace(seat_state, presence="away", since=now))
     if new != room.state:
         await room.write(new)
     moment = room.moment()
-    room.told = [views.presence(moment, 0), views.presence(moment, 1)]
+    for seat in range(room.state.seat_count):
+        room.sockets.tell(seat, views.presence(moment, seat))
     idle_later(room)
 
 
 async def attach(room: Room, seat: int, conn: str, since: int | None) -> bool:
-    hellos = room.hellos[seat]
-    now = room.deps.clock()
-    while hellos and hellos[0] < now - HELLO_WINDOW:
-        hellos.popleft()
-    if len(hellos) >= HELLO_LIMIT:
+    if not room.sockets.hello_allowed(seat):
         raise ProtocolError("rate_limited")
-    hellos.append(now)
-    old = room.conns[seat]
+    old = room.sockets.of(seat)
     if old is not None and old != conn:
         await room.close(seat, SeatMoved(), CLOSE_SEAT_MOVED)
     seat_state = room.state.seats[seat]
     took_over = seat_state.takeover is not None
-    back = SeatState("here", now, None, seat_state.rematch)
+    back = replace(seat_state, presence="here", since=room.deps.clock(), takeover=None)
     if not room.state.computer_seat(seat) and (seat_state.presence != "here" or took_over):
         await room.write(room.state.with_seat(seat, back))
-    room.conns[seat] = conn
-    room.idle_generation += 1
+    room.sockets.attach(seat, conn)
+    room.timers.next_idle()
     view = views.seat_view(room.moment(), seat)
     await room.send(seat, Welcome(room.id, seat, room.state.seq, view, room.events_since(since)))
     await room.tell_presence()
-    if took_over:  # the takeover ended: the other seat's view changes (a state)
-        other = 1 - seat
-        if room.conns[other] is not None:
-            view = views.seat_view(room.moment(), other)
-            await room.send(other, State(room.state.seq, view))
+    if took_over:  # the takeover ended: the other seats' views change (a state)
+        moment = room.moment()
+        for other, _ in list(room.sockets.seated()):
+            if other != seat:
+                await room.send(other, State(room.state.seq, views.seat_view(moment, other)))
     return True
 
 
 async def detach(room: Room, seat: int, conn: str) -> None:
-    if room.conns[seat] != conn:
+    if not room.sockets.detach(seat, conn):
         return  # replaced by a newer connection, or moved away: nothing changes
-    room.conns[seat] = None
     seat_state = room.state.seats[seat]
     away = replace(seat_state, presence="away", since=room.deps.clock())
     await room.write(room.state.with_seat(seat, away))
@@ -74,7 +66,9 @@ async def detach(room: Room, seat: int, conn: str) -> None:
 async def back(room: Room, seat: int) -> None:
     """A seat whose socket is open plays again (after a stall, maybe a takeover)."""
     seat_state = room.state.seats[seat]
-    if room.conns[seat] is None or (seat_state.presence == "here" and seat_state.takeover is None):
+    if room.sockets.of(seat) is None or (
+        seat_state.presence == "here" and seat_state.takeover is None
+    ):
         return
     took_over = seat_state.takeover is not None
     here = replace(seat_state, presence="here", since=room.deps.clock(), takeover=None)
@@ -85,20 +79,19 @@ async def back(room: Room, seat: int) -> None:
 
 
 def schedule_stall(room: Room, computer_due: bool) -> None:
-    """Watches the turn of a friend who is here: if it lasts ``stall_seconds``, the other
-    player is offered the seat as if they had left (``computer_due``: the computer plays
-    this turn, nothing to watch)."""
+    """Watches the turn of a friend who is here: if it lasts ``stall_seconds``, the others
+    are offered the seat as if they had left (``computer_due``: the computer plays this
+    turn, nothing to watch)."""
     state = room.state
     if (
         room.stopped
         or state.mode != "friend"
         or state.turns
         or room.status != "playing"
-        or room.stall_due == state.seq
         or computer_due
+        or not room.timers.watch_stall(state.seq)
     ):
         return
-    room.stall_due = state.seq
     room.after(room.deps.settings.stall_seconds, StallCheck(state.seq))
 
 
@@ -109,7 +102,7 @@ async def stall_check(room: Room, seq: int, computer_due: bool) -> None:
     seat_state = room.state.seats[seat]
     if seat_state.presence != "here":
         return
-    # stored as away since a grace time ago: the other may hand the seat over now; the
+    # stored as away since a grace time ago: the others may hand the seat over now; the
     # friend's next move makes them here again
     since = room.deps.clock() - room.deps.settings.grace_seconds
     away = replace(seat_state, presence="away", since=since)
@@ -122,14 +115,13 @@ def idle_later(room: Room) -> None:
     closed (the room is all in storage; the next visitor loads it again)."""
     if room.listened():
         return
-    room.idle_generation += 1
-    room.after(room.deps.settings.room_idle, IdleCheck(room.idle_generation))
+    room.after(room.deps.settings.room_idle, IdleCheck(room.timers.next_idle()))
 
 
-def idle_check(room: Room, generation: int) -> None:
-    if generation != room.idle_generation or room.listened():
+async def idle_check(room: Room, generation: int) -> None:
+    if generation != room.timers.idle or room.listened():
         return
-    if room.thinking is not None and not room.thinking.done():
+    if room.timers.thinking() is not None:
         idle_later(room)
         return
-    room.deps.forget(room, True)
+    await room.deps.stop(room, IDLE)
