@@ -37,6 +37,7 @@ from ..protocol import (
     encode,
     raw,
 )
+from ..push import NoPush, Pusher
 from ..store import Listing, RejoinError, RoomState, RoomWrite, StaleRoom, Storage
 from . import views
 from .commands import Command, Snapshot, Start
@@ -65,8 +66,9 @@ class RoomCounts:
 @dataclass
 class RoomDeps:
     """What every room uses: storage, the hub, settings, the computer, the rule of who may
-    serve (``ownership``), the clock its times are read on (the database's), and the
-    registry's way to forget a room that stopped (``forget(room, release)``)."""
+    serve (``ownership``), the clock its times are read on (the database's), the
+    registry's way to forget a room that stopped (``forget(room, release)``), and Web Push
+    (``push``, reached through ``alerts.py`` alone)."""
 
     storage: Storage
     hub: Hub
@@ -76,6 +78,7 @@ class RoomDeps:
     forget: Callable[[Room, bool], None]
     shared: bool = False  # other processes share the rooms (a room may move to them)
     counts: RoomCounts = field(default_factory=lambda: RoomCounts())
+    push: Pusher = field(default_factory=NoPush)  # Web Push to seats with no socket (alerts.py)
 
     def clock(self) -> float:
         return self.ownership.db_time()

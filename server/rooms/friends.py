@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved
 from ..store import RejoinCode, RejoinError, SeatState
-from . import rematch, seats, views
+from . import alerts, rematch, seats, views
 from .actor import Room
 
 
@@ -31,6 +31,7 @@ async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> 
     await room.write(new, join=(token_hash, key_hash))
     await room.send_state()
     await room.tell_presence()
+    alerts.alert(room, 0, "join")
     return True
 
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..engine import IllegalMove, Move
 from ..protocol import ProtocolError, dumps
 from ..store import MoveRecord
-from . import seats
+from . import alerts, seats
 from .actor import Room
 from .commands import ComputerDue, ComputerMove
 from .facts import step_events
@@ -67,6 +67,7 @@ async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
     room.last_move = events[0]
     room.events.extend((seq, text) for text in texts)
     await room.broadcast(seq, texts, seat, move_id)
+    alerts.turn(room)
     return seq
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from ..cluster import WATCHERS, Hub, Ownership, node_of
 from ..config import Settings
 from ..protocol import CLOSE_RECONNECT, ProtocolError
+from ..push import NoPush, Pusher
 from ..store import Storage
 from .actor import Chooser, Room, RoomDeps
 from .commands import Detach, Unwatch
@@ -47,8 +48,11 @@ class RoomRegistry:
         ownership: Ownership,
         *,
         shared: bool = False,
+        push: Pusher | None = None,
     ) -> None:
-        self.deps = RoomDeps(storage, hub, settings, choose, ownership, self.forget, shared)
+        self.deps = RoomDeps(
+            storage, hub, settings, choose, ownership, self.forget, shared, push=push or NoPush()
+        )
         self.ownership = ownership
         self.node = ownership.node
         self.shared = shared
