@@ -84,6 +84,11 @@ class Notifier:
         self._later: dict[tuple[str, int], asyncio.TimerHandle] = {}
         self._closed = False
 
+    @property
+    def under_way(self) -> int:
+        """Pushes being claimed or posted right now (not those held for later)."""
+        return len(self._tasks)
+
     def tell(self, event: PushEvent) -> None:
         """A push for ``event``, if the seat has a subscription and may get one now (or at
         the end of its PUSH_EVERY). Returns at once."""

@@ -91,6 +91,10 @@ class ProcessMetrics(Collector):
             "casino_pushes_held", "Pushes held back by PUSH_EVERY, to go at its end",
             s.notifier.counts.deferred,
         )  # fmt: skip
+        yield GaugeMetricFamily(
+            "casino_pushes_under_way", "Pushes being claimed or posted now",
+            s.notifier.under_way,
+        )  # fmt: skip
         yield CounterMetricFamily(
             "casino_pushes_dropped", "Pushes dropped: too many under way",
             s.notifier.counts.dropped,
