@@ -37,6 +37,24 @@ NOTIFICATIONS = """async () => (await (await navigator.serviceWorker.ready).getN
   .map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data}))"""
 
 
+def shown(player: Player, title: str) -> list[dict[str, Any]]:
+    """The page's notifications once the one titled ``title`` is among them, as read in that
+    same look (a notification being replaced is briefly absent from the list). The page
+    reads them every 20 ms (getNotifications is asynchronous; the wait's test is not)."""
+    player.page.evaluate(
+        f"""() => {{ window.notesPoll ??= setInterval(async () => {{
+              window.notesSeen = await ({NOTIFICATIONS})(); }}, 20); }}"""
+    )
+    player.page.wait_for_function(
+        """(title) => { const n = window.notesSeen || [];
+             if (!n.some((x) => x.title === title)) return false;
+             window.notesMatched = n; return true; }""",
+        arg=title,
+    )
+    found: list[dict[str, Any]] = player.page.evaluate("() => window.notesMatched")
+    return found
+
+
 def asked(player: Player) -> int:
     return int(player.page.evaluate("() => window.permissionAsked"))
 
@@ -81,7 +99,8 @@ def test_the_offer_comes_at_a_por_turnos_table_and_the_prompt_only_after_yes(
     assert "¿Te avisamos cuando te toque?" in offer.inner_text()
     assert asked(ana) == 0
     offer.locator("button.push-no").click()
-    assert ana.page.locator("#push-offer").count() == 0 and asked(ana) == 0
+    ana.page.wait_for_selector("#push-offer", state="detached")
+    assert asked(ana) == 0
     ana.goto("/")  # back at the same table: the answer is remembered
     ana.page.wait_for_selector(".mesa.waiting")
     assert ana.page.locator("#push-offer").count() == 0
@@ -113,6 +132,13 @@ def test_the_offer_comes_at_a_por_turnos_table_and_the_prompt_only_after_yes(
     switch = dora.page.locator("dialog.menu .push-switch")
     assert switch.get_attribute("aria-checked") == "false"
     assert switch.inner_text().replace("\n", " ").strip().endswith("No")
+    dora.page.click("dialog.menu >> text=Salir al inicio")
+    toggle = dora.page.locator(".mis-partidas .game .g-push")
+    toggle.wait_for()
+    assert toggle.get_attribute("aria-checked") == "false"
+    said = " ".join(toggle.inner_text().split())  # with what only a screen reader reads
+    assert said == "Avisos de la partida con tu amigo : No", said
+    assert dora.page.locator(".mis-partidas .game").count() == 1
 
 
 @pytest.fixture(scope="module")
@@ -196,8 +222,7 @@ def test_a_push_shows_one_notification_per_game_and_a_tap_opens_it(
     # Beto comes while Ana is away from the table: "¡Beto llegó a la mesa!"
     beto = server.post("/api/join", {"invite": ana_room["invite"], "name": "Beto"})
     deliver(0)
-    ana.page.wait_for_function(f"() => ({NOTIFICATIONS})().then((n) => n.length === 1)")
-    (first,) = ana.page.evaluate(NOTIFICATIONS)
+    (first,) = shown(ana, "¡Beto llegó a la mesa!")
     assert (
         first["title"] == "¡Beto llegó a la mesa!" and first["tag"] == f"casino-{ana_room['room']}"
     )
@@ -205,10 +230,7 @@ def test_a_push_shows_one_notification_per_game_and_a_tap_opens_it(
     play_once(server, ana_room["token"])
     play_once(server, beto.json()["token"])
     deliver(1)
-    ana.page.wait_for_function(
-        f"() => ({NOTIFICATIONS})().then((n) => n.length === 1 && n[0].title === '¡Te toca!')"
-    )
-    (second,) = ana.page.evaluate(NOTIFICATIONS)
+    (second,) = shown(ana, "¡Te toca!")
     assert second["body"] == "Te toca en tu partida con Beto."
     assert second["data"] == {"room": ana_room["room"], "url": f"/?partida={ana_room['room']}"}
     # the tap (what the notificationclick handler does; a tap itself cannot be simulated):

@@ -82,7 +82,7 @@ function gameItem(seat, game, hooks, redraw) {
       onclick: () => hooks.replay(seat, lastFinished) },
     game.status === "finished" ? "Ver la repetición" : "Repetición de la anterior"));
   }
-  const push = pushToggle(seat, game, capitalize(opponentWords(game).name)); // ui/push.js
+  const push = pushToggle(seat, game, opponentWords(game).name); // ui/push.js
   if (push) extra.push(push);
   if (game.status === "finished") {
     extra.push(h("button", { type: "button", class: "btn quiet g-forget",

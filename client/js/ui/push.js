@@ -30,9 +30,9 @@ export function offerPush(session, view) {
   const line = h("p", { class: "small push-line", role: "status" });
   const answer = async (yes) => {
     if (!yes) {
-      await turnPushOff(session.token);
       closePushOffer();
       announce(W.off);
+      await turnPushOff(session.token);
       return;
     }
     for (const button of offer.querySelectorAll("button")) button.disabled = true;
