@@ -120,6 +120,8 @@ class Notifier:
             now = await self.store.pending(event.room_id, event.seat)
             if now is None or now.seq != event.seq or now.here:
                 return  # the game moved on, or the player came back: nothing to say
+        if not await self.store.has(event.room_id, event.seat):
+            return  # no subscription: nothing to claim (a read, not a write)
         claimed = await self.store.claim(
             event.room_id, event.seat, event.key, self.clock(), self.every
         )

@@ -122,6 +122,15 @@ class PushStore:
             )
         )
 
+    async def has(self, room_id: str, seat: int) -> bool:
+        """Whether the seat has a subscription: a read, so that the rooms without one (most)
+        cost the writer nothing."""
+        async with self.db.engine.connect() as conn:
+            row = (
+                await conn.execute(select(push_subscriptions.c.seat).where(_of_seat(room_id, seat)))
+            ).first()
+        return row is not None
+
     async def claim(self, room_id: str, seat: int, event: str, now: float, every: float) -> Claimed:
         """Claims the seat's push for ``event`` at ``now``: conditional on the seat's last
         push being at least ``every`` seconds old and for another event, in one statement,
