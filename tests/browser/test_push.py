@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect as ws_connect
 
+from tests.support.a11y import assert_no_violations
 from tests.support.browserkit import Player
 from tests.support.pushkit import PushService
 from tests.support.srvkit import ServerProc, my_turn, pick_move, split_frame
@@ -98,6 +99,7 @@ def test_the_offer_comes_at_a_por_turnos_table_and_the_prompt_only_after_yes(
     offer.wait_for()
     assert "¿Te avisamos cuando te toque?" in offer.inner_text()
     assert asked(ana) == 0
+    assert_no_violations(ana.page, "la mesa con la oferta de avisos")
     offer.locator("button.push-no").click()
     ana.page.wait_for_selector("#push-offer", state="detached")
     assert asked(ana) == 0
