@@ -20,9 +20,11 @@ const SHELL = [
   "/static/js/lib/dom.js",
   "/static/js/lib/localroom.js",
   "/static/js/lib/localstore.js",
+  "/static/js/lib/push.js",
   "/static/js/lib/store.js",
   "/static/js/ui/cards.js",
   "/static/js/ui/notice.js",
+  "/static/js/ui/push.js",
   "/static/js/ui/reactions.js",
   "/static/js/ui/seats.js",
   "/static/js/ui/share.js",
@@ -162,4 +164,51 @@ self.addEventListener("fetch", (event) => {
   } else if (url.pathname.startsWith("/static/") && !url.pathname.startsWith("/static/sw")) {
     event.respondWith(file(request, event));
   }
+});
+
+// ---------------------------------------------------------------- Web Push (issue 29)
+
+// A push from the game server (server/push/notifier.py): its words come in the payload, in
+// the player's language; one notification per game (the same tag replaces it, never
+// stacks), and the game to open when it is tapped.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const title = typeof data.title === "string" ? data.title : "Casino dominicano";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: typeof data.body === "string" ? data.body : "",
+    tag: typeof data.tag === "string" ? data.tag : "casino",
+    renotify: true, // a new turn in the same game buzzes again
+    icon: "/static/icons/icon-192.png",
+    badge: "/static/icons/icon-192.png",
+    lang: "es-DO",
+    data: { room: data.room, url: data.url },
+  }));
+});
+
+/** Opens the game of a tapped notification: an open window of the app is brought forward
+ * and told which game (app.js opens it), else a new one opens at the game's address. */
+async function openGame(data) {
+  const room = data && typeof data.room === "string" ? data.room : null;
+  const url = new URL(room ? `/?partida=${encodeURIComponent(room)}` : "/", self.location.origin).href;
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+  if (!open) return self.clients.openWindow(url);
+  try {
+    await open.focus(); // allowed within a tap on the notification
+  } catch {
+    // not allowed here (no tap): the window still opens the game below
+  }
+  open.postMessage({ type: "open-game", room });
+  return open;
+}
+self.openGame = openGame; // for tests/browser/test_push.py (a tap cannot be simulated)
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  event.waitUntil(openGame(event.notification.data));
 });

@@ -101,6 +101,19 @@ class Settings:
     db_statement_timeout: float = 5.0
     db_lock_timeout: float = 1.0
     db_idle_in_transaction_timeout: float = 5.0
+    # -- Web Push (server/push/): "te toca" with the app closed --
+    push_every: float = 300.0  # at most one push per seat this often (PUSH_EVERY)
+    push_timeout: float = 10.0  # seconds one push may take (the push service's answer)
+    # the VAPID key pair (RFC 8292): the private key, base64url of its 32 bytes; unset, the
+    # server makes one once and keeps it in the database (server_secrets)
+    vapid_private_key: str = ""
+    # the VAPID contact a push service may write to: mailto:… or https://… (default: the
+    # https PUBLIC_ORIGIN, else mailto:casino@localhost, which Apple's service refuses)
+    vapid_subject: str = ""
+    # push services the server may post to: host names (and their subdomains, ".x.com"), over
+    # https; or whole origins (http://127.0.0.1:5000: the tests' stand-in). Empty: the
+    # browsers' own (PUSH_SERVICES_DEFAULT)
+    push_services: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -181,5 +194,14 @@ class Settings:
             db_lock_timeout=_number(e, "DB_LOCK_TIMEOUT", cls.db_lock_timeout),
             db_idle_in_transaction_timeout=_number(
                 e, "DB_IDLE_IN_TRANSACTION_TIMEOUT", cls.db_idle_in_transaction_timeout
+            ),
+            push_every=_number(e, "PUSH_EVERY", cls.push_every),
+            push_timeout=_number(e, "PUSH_TIMEOUT", cls.push_timeout),
+            vapid_private_key=e.get("VAPID_PRIVATE_KEY", "").strip(),
+            vapid_subject=e.get("VAPID_SUBJECT", "").strip(),
+            push_services=tuple(
+                s.strip().lower().rstrip("/")
+                for s in e.get("PUSH_SERVICES", "").split(",")
+                if s.strip()
             ),
         )

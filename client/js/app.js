@@ -6,7 +6,7 @@
 import { rejoin, replay, replayLink } from "./lib/api.js";
 import { announce, h } from "./lib/dom.js";
 import {
-  clearSession, forgetSeat, loadSession, saveSession, seatForInvite, seatFrom,
+  clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
 } from "./lib/store.js";
 import {
   loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
@@ -93,7 +93,21 @@ if ("serviceWorker" in navigator) {
   // onmessage (not addEventListener) also starts the worker's messages to this page
   navigator.serviceWorker.onmessage = (event) => {
     if (event.data && event.data.type === "offline-kit-ready") kitKept();
+    // a push notification was tapped: its game (sw.js openGame)
+    if (event.data && event.data.type === "open-game") openGameOf(event.data.room);
   };
+}
+
+/** La mesa of this device's seat in `room` (a tapped push), unless it is on screen
+ * already; Inicio when the device holds no seat there (any more). */
+function openGameOf(room) {
+  const seat = typeof room === "string" ? loadSeats().find((s) => s.room === room) : null;
+  if (!seat) {
+    if (!running) toInicio();
+    return;
+  }
+  if (running instanceof Mesa && !(running instanceof LocalMesa) && running.session.room === room) return;
+  startGame(seat);
 }
 checkKit();
 // the device went offline: la mesa may offer the offline game (once the kit is known kept)
@@ -317,6 +331,12 @@ function boot() {
   const moved = path.match(/^\/r\/([A-Za-z0-9_-]{1,128})\/?$/);
   if (moved) {
     useRejoinLink(moved[1]);
+    return;
+  }
+  const pushed = new URLSearchParams(window.location.search).get("partida");
+  if (path === "/" && pushed) { // a tapped push opened the app at its game (sw.js)
+    window.history.replaceState(null, "", "/");
+    openGameOf(pushed);
     return;
   }
   const current = loadCurrentLocal();

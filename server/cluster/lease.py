@@ -86,6 +86,12 @@ class Lease:
         """The copy of a room that holds ``claim`` may serve now."""
         return self.held and self._claims.get(claim.room_id) is claim
 
+    def serves(self, room_id: str, epoch: int) -> bool:
+        """This process holds ``room_id`` at ``epoch`` now (for work that outlives a
+        command of the room: a push about to be sent)."""
+        claim = self._claims.get(room_id)
+        return self.held and claim is not None and claim.epoch == epoch
+
     def claimed(self, room_id: str, epoch: int) -> Claim:
         """The database gave this process ``room_id`` at ``epoch``: its claim, held."""
         claim = self._claims[room_id] = Claim(room_id, epoch)

@@ -47,10 +47,14 @@ class Games:
         hashes = [hash_secret(t) for t in tokens]
         found = {g.token_hash: g for g in await self.storage.listings.seats(sorted(set(hashes)))}
         now = time.time()
+        pushed = await self.storage.push.subscribed(sorted(found))  # Web Push (issue 29)
         games: list[dict[str, Any] | None] = []
         for token_hash in hashes:
             game = found.get(token_hash)
-            games.append(await self._entry(game, now) if game is not None else None)
+            entry = await self._entry(game, now) if game is not None else None
+            if entry is not None:
+                entry["push"] = token_hash in pushed
+            games.append(entry)
         return {"games": games}
 
     async def _entry(self, game: SeatListing, now: float) -> dict[str, Any] | None:

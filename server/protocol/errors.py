@@ -57,6 +57,9 @@ MESSAGES_ES: dict[str, str] = {
     "bad_match": "Esa partida no existe en esta mesa.",
     "not_finished": "Esa partida todavía no ha terminado: la repetición sale al final.",
     "replay_unknown": "No encontramos esa repetición. Revisa el enlace.",
+    # Web Push (issue 29)
+    "bad_subscription": "No pudimos activar los avisos en este navegador.",
+    "push_not_friend": "Los avisos son para las partidas con amigos.",
 }
 
 # websocket close codes (docs/protocol.md)

@@ -48,6 +48,7 @@ from ..protocol import (
     encode,
     raw,
 )
+from ..push import NoPush, Pusher
 from ..store import Listing, RejoinError, RoomState, RoomWrite, StaleRoom, Storage
 from . import views
 from .commands import Command, Start
@@ -85,7 +86,8 @@ class RoomCounts:
 class RoomDeps:
     """What every room uses: storage, the hub, settings, the computer, the lease (who may
     serve: ``holds``; the database's clock its times are read on), and the registry's one
-    way to stop a room (``stop(room, reason)``, awaited until its sockets were told)."""
+    way to stop a room (``stop(room, reason)``, awaited until its sockets were told), and
+    Web Push (``push``, reached through ``alerts.py`` alone)."""
 
     storage: Storage
     hub: Hub
@@ -95,6 +97,7 @@ class RoomDeps:
     stop: Callable[[Room, Stop], Awaitable[None]]
     shared: bool = False  # other processes share the rooms (a room may move to them)
     counts: RoomCounts = field(default_factory=lambda: RoomCounts())
+    push: Pusher = field(default_factory=NoPush)  # Web Push to seats with no socket (alerts.py)
 
     def clock(self) -> float:
         return self.lease.clock.now()

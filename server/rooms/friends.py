@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from ..engine.seats import others
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved
-from ..store import RejoinCode, RejoinError, SeatState
-from . import presence, rematch, views
+from ..store import CREATOR, RejoinCode, RejoinError, SeatState
+from . import alerts, presence, rematch, views
 from .actor import Room
 
 FULL = -1  # no seat is free
@@ -33,6 +33,7 @@ async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> 
     await room.write(new, join=(seat, token_hash, key_hash))
     await room.send_state()
     await room.tell_presence()
+    alerts.alert(room, CREATOR, "join", seat)
     return seat
 
 

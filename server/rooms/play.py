@@ -9,7 +9,7 @@ from dataclasses import replace
 from ..engine import IllegalMove, Move
 from ..protocol import ProtocolError, dumps
 from ..store import MoveRecord
-from . import presence
+from . import alerts, presence
 from .actor import Room
 from .commands import ComputerDue, ComputerMove
 from .facts import step_events
@@ -57,6 +57,7 @@ async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
     texts = [dumps(e) for e in events]
     room.live.played(room.state.match_no, seq, seat, move, before, events, texts)
     await room.broadcast(seq, texts, seat, move_id)
+    alerts.turn(room)
     return seq
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from ..cluster import WATCHERS, Claim, Hub, Lease, node_of
 from ..config import Settings
 from ..protocol import ProtocolError
+from ..push import NoPush, Pusher
 from ..store import Storage
 from . import reconnect
 from .actor import Chooser, Room, RoomDeps
@@ -50,8 +51,11 @@ class RoomRegistry:
         lease: Lease,
         *,
         shared: bool = False,
+        push: Pusher | None = None,
     ) -> None:
-        self.deps = RoomDeps(storage, hub, settings, choose, lease, self.stop, shared)
+        self.deps = RoomDeps(
+            storage, hub, settings, choose, lease, self.stop, shared, push=push or NoPush()
+        )
         self.lease = lease
         self.node = lease.node
         self.shared = shared

@@ -9,6 +9,7 @@ from dataclasses import replace
 from ..engine import Match
 from ..protocol import ProtocolError
 from ..store import FinishedMatch
+from . import alerts
 from .actor import Room
 from .facts import rematch_event
 from .views import wants_rematch
@@ -22,6 +23,7 @@ async def ask(room: Room, seat: int) -> None:
         await room.write(room.state.with_seat(seat, replace(seat_state, rematch=True)))
     if not await maybe_start(room):
         await room.send_state()
+    alerts.rematch(room, seat)
 
 
 async def maybe_start(room: Room) -> bool:

@@ -5,7 +5,8 @@
 - ``codes``: invites, watch links, rejoin codes, replay links, the token key;
 - ``listings``: Mis partidas and stored matches, without loading a room;
 - ``leases``: which process holds which room, and each process's lease;
-- ``purges``: forgetting abandoned rooms and expired codes.
+- ``purges``: forgetting abandoned rooms and expired codes;
+- ``push``: the seats' Web Push subscriptions and the VAPID key.
 
 ``Storage.open(url)`` makes them all; ``close()`` commits what is queued and closes.
 """
@@ -19,6 +20,7 @@ from .database import Database, SecondProcess, Tuning, lock_sqlite_file, make_en
 from .leases import LeaseStore, Renewal
 from .listings import ListingStore
 from .purge import PurgeStore
+from .push import Claimed, Pending, PushStore, Subscription
 from .records import (
     CREATOR,
     FinishedMatch,
@@ -48,6 +50,7 @@ class Storage:
     listings: ListingStore
     leases: LeaseStore
     purges: PurgeStore
+    push: PushStore
 
     @classmethod
     def open(
@@ -56,7 +59,7 @@ class Storage:
         db = Database(url, sqlite_synchronous, tuning)
         return cls(
             db, RoomStore(db), SeatStore(db), CodeStore(db), ListingStore(db), LeaseStore(db),
-            PurgeStore(db),
+            PurgeStore(db), PushStore(db),
         )  # fmt: skip
 
     async def close(self) -> None:
@@ -64,9 +67,9 @@ class Storage:
 
 
 __all__ = [
-    "CREATOR", "CodeStore", "Database", "FinishedMatch", "LeaseStore", "Listing", "ListingStore",
-    "MoveRecord", "Owner", "PurgeStore", "RejoinCode", "RejoinError", "Renewal", "RoomState",
-    "RoomStore", "RoomWrite", "SeatListing", "SeatState", "SeatStore", "SeatToken",
-    "SecondProcess", "StaleRoom", "Storage", "StoredMatch", "Tuning", "lock_sqlite_file",
-    "make_engine",
+    "CREATOR", "Claimed", "CodeStore", "Database", "FinishedMatch", "LeaseStore", "Listing",
+    "ListingStore", "MoveRecord", "Owner", "Pending", "PurgeStore", "PushStore", "RejoinCode",
+    "RejoinError", "Renewal", "RoomState", "RoomStore", "RoomWrite", "SeatListing", "SeatState",
+    "SeatStore", "SeatToken", "SecondProcess", "StaleRoom", "Storage", "StoredMatch",
+    "Subscription", "Tuning", "lock_sqlite_file", "make_engine",
 ]  # fmt: skip

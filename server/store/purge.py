@@ -23,7 +23,16 @@ from sqlalchemy import delete, exists, func, select
 from ..config import Settings
 from .database import Database
 from .leases import db_now
-from .tables import finished_matches, moves, nodes, rejoin_codes, replay_links, rooms, seats
+from .tables import (
+    finished_matches,
+    moves,
+    nodes,
+    push_subscriptions,
+    rejoin_codes,
+    replay_links,
+    rooms,
+    seats,
+)
 
 log = logging.getLogger("server.purge")
 BATCH = 500
@@ -66,7 +75,10 @@ class PurgeStore:
             )
             ids = [row.id for row in found.all() if row.id not in keep][:batch]
             if ids:
-                for table in (seats, moves, finished_matches, rejoin_codes, replay_links):
+                for table in (
+                    seats, moves, finished_matches, rejoin_codes, replay_links,
+                    push_subscriptions,
+                ):  # fmt: skip
                     await conn.execute(delete(table).where(table.c.room_id.in_(ids)))
                 await conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
         return len(ids), max(0, int(codes.rowcount or 0))  # -1: no count (asyncpg)

@@ -15,7 +15,7 @@ import json
 import time
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 from sqlalchemy.sql import Select, Update
 
 from ..engine.seats import TEAMS
@@ -30,7 +30,7 @@ from .records import (
     SeatState,
     StaleRoom,
 )
-from .tables import finished_matches, moves, rejoin_codes, rooms, seats
+from .tables import finished_matches, moves, push_subscriptions, rejoin_codes, rooms, seats
 
 # -- rows ---------------------------------------------------------------------------------
 
@@ -206,6 +206,12 @@ def _apply(conn: Connection, writes: list[RoomWrite], now: float) -> None:
                 update(seats)
                 .where(seats.c.room_id == w.room.id, seats.c.seat == seat)
                 .values(token_hash=token_hash)
+            )
+            # the old device's Web Push subscription goes with its token (issue 29)
+            conn.execute(
+                delete(push_subscriptions).where(
+                    push_subscriptions.c.room_id == w.room.id, push_subscriptions.c.seat == seat
+                )
             )
         if w.use_code is not None and w.new_token is not None:
             code_id, key_hash = w.use_code

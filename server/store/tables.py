@@ -159,3 +159,24 @@ server_secrets = Table(
     Column("name", String(32), primary_key=True),
     Column("value", String(128), nullable=False),
 )
+
+# a seat's Web Push subscription on one browser (server/push/, migration 0008): the seat's
+# token hash (a seat moved to another device drops it: store/rooms.py), where to post and
+# the keys to encrypt for (RFC 8291), the language its pushes are worded in, and the last
+# push sent (``pushed_at``, ``pushed_event``: at most one per event and one per PUSH_EVERY,
+# whichever process owns the room)
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    _room_id(),
+    Column("seat", Integer, nullable=False),
+    Column("endpoint", Text, nullable=False),
+    Column("p256dh", String(128), nullable=False),
+    Column("auth", String(64), nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("pushed_at", Float, nullable=True),
+    Column("pushed_event", String(64), nullable=True),
+    Index("ix_push_subscriptions_room", "room_id", "seat"),
+)

@@ -53,6 +53,8 @@ STATUS = {
     "not_finished": 409,
     "watch_unknown": 404,
     "replay_unknown": 404,
+    "bad_subscription": 400,
+    "push_not_friend": 409,
 }
 
 
@@ -287,3 +289,24 @@ async def qr_svg(request: Request) -> Response:
     qr = services_of(request).qr
     svg = await qr.svg(origin + path, cache=path.startswith(("/j/", "/v/")))
     return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@api
+async def push_key(request: Request) -> Response:
+    """The VAPID public key (the browser's ``applicationServerKey``): the same for every
+    process of a deployment, for as long as its key is kept."""
+    return JSONResponse(
+        services_of(request).pushes.key(), headers={"Cache-Control": "public, max-age=3600"}
+    )
+
+
+@api
+async def push_subscription(request: Request) -> Response:
+    """A seat's Web Push subscription kept (``subscription``: the browser's) or dropped
+    (``null``); safe to retry."""
+    await limited(request, "games")
+    data = await read_json(request)
+    answer = await services_of(request).pushes.subscribe(
+        data.get("token"), data.get("subscription"), data.get("lang")
+    )
+    return JSONResponse(answer)

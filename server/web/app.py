@@ -20,6 +20,9 @@ from ..edge.security import SecurityMiddleware
 from ..edge.shared_limits import RedisLink, address_budget, failure_budget, rate_limit
 from ..lobby.games import Games
 from ..lobby.lobby import Lobby
+from ..lobby.push import Pushes
+from ..push import Notifier, Sender
+from ..push.keys import VapidKey
 from ..rooms import RoomRegistry, RoomsOnCluster, Router, reconnect
 from ..store import Storage, Tuning, lock_sqlite_file
 from ..store.migrate import upgrade
@@ -40,6 +43,15 @@ def tuning(settings: Settings) -> Tuning:
         lock_timeout=settings.db_lock_timeout,
         idle_in_transaction_timeout=settings.db_idle_in_transaction_timeout,
     )
+
+
+def vapid_subject(settings: Settings) -> str:
+    """Who a push service may write to about our pushes (RFC 8292's ``sub``)."""
+    if settings.vapid_subject:
+        return settings.vapid_subject
+    if settings.public_origin.startswith("https://"):
+        return settings.public_origin
+    return "mailto:casino@localhost"
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Starlette:
@@ -75,9 +87,14 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         # the shared rate limits use the hub's client (server/edge/shared_limits.py)
         app.state.redis = redis_hub.redis if redis_hub is not None else None
         ai_pool = AiPool(settings.ai_workers or cores(), settings.ai_queue)
+        # Web Push: the VAPID key of the environment, else the one kept in the database
+        vapid = VapidKey(settings.vapid_private_key or await storage.push.vapid_key())
+        sender = Sender(vapid, vapid_subject(settings), settings.push_timeout)
+        notifier = Notifier(storage.push, sender, settings.push_every, clock.now, lease.serves)
         registry = RoomRegistry(
-            storage, hub, settings, ai_pool.choose, lease, shared=redis_hub is not None
-        )
+            storage, hub, settings, ai_pool.choose, lease, shared=redis_hub is not None,
+            push=notifier,
+        )  # fmt: skip
         router = Router(registry, hub, redis_hub)
         events.serve(registry, router)
         await lease.start()  # our lease first: then no one takes our new rooms
@@ -88,7 +105,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         services = Services(
             settings, storage, hub, registry, router, lease,
             Lobby(storage, router, settings, clock.now), Games(storage, registry), qr,
-            ai=ai_pool,
+            Pushes(storage, vapid.public, settings.push_services), notifier, ai=ai_pool,
         )  # fmt: skip
         app.state.services = services
         purger = (
@@ -126,6 +143,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
                     await purger
             qr.close()
             await drain()
+            await notifier.close()
             if redis_hub is not None:
                 await redis_hub.close()
             await ai_pool.close()

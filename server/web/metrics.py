@@ -87,6 +87,26 @@ class ProcessMetrics(Collector):
             "Computer decisions waiting for a worker",
             s.ai.waiting if s.ai is not None else 0,
         )
+        pushes = CounterMetricFamily(
+            "casino_pushes",
+            "Web Push posts by outcome (sent, gone, refused, …)",
+            labels=["outcome"],
+        )
+        for outcome, count in s.notifier.counts.outcomes.items():
+            pushes.add_metric([outcome], count)
+        yield pushes
+        yield CounterMetricFamily(
+            "casino_pushes_held", "Pushes held back by PUSH_EVERY, to go at its end",
+            s.notifier.counts.deferred,
+        )  # fmt: skip
+        yield GaugeMetricFamily(
+            "casino_pushes_under_way", "Pushes being claimed or posted now",
+            s.notifier.under_way,
+        )  # fmt: skip
+        yield CounterMetricFamily(
+            "casino_pushes_dropped", "Pushes dropped: too many under way",
+            s.notifier.counts.dropped,
+        )  # fmt: skip
         yield from self._writer(s.storage.db.batches)
 
     def _writer(self, stats: BatchStats) -> Iterator[Metric]:

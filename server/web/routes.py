@@ -38,6 +38,8 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/api/my-games", api.my_games, methods=["POST"]),
         Route("/api/replays", api.make_replay_link, methods=["POST"]),
         Route("/api/replays/{code}", api.replay),
+        Route("/api/push/key", api.push_key),
+        Route("/api/push", api.push_subscription, methods=["POST"]),
         # the room in the address: a load balancer that hashes on it (deploy/haproxy.cfg)
         # sends a room's seats and watchers to one process; /ws, the address of earlier
         # releases, keeps working for a while (deprecated: its frames may cross processes)

@@ -15,6 +15,8 @@ from ..config import Settings
 from ..edge.shared_limits import AddressBudget, Budget, RateLimit
 from ..lobby.games import Games
 from ..lobby.lobby import Lobby
+from ..lobby.push import Pushes
+from ..push import Notifier
 from ..rooms import RoomRegistry, Router
 from ..store import Storage
 from .qr import QrMaker
@@ -47,6 +49,8 @@ class Services:
     lobby: Lobby
     games: Games
     qr: QrMaker
+    pushes: Pushes
+    notifier: Notifier
     draining: bool = False  # a clean stop has begun: no new work
     ai: AiPool | None = None  # the computer players' pool (its queue, for /metrics)
 

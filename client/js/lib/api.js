@@ -129,3 +129,14 @@ export function replayLink(token, match) {
 export function replay(code) {
   return call("GET", `/api/replays/${encodeURIComponent(code)}`);
 }
+
+/** The server's VAPID public key: the browser's applicationServerKey for Web Push. */
+export function pushKey() {
+  return call("GET", "/api/push/key");
+}
+
+/** Keeps this browser's push subscription as the seat's (`subscription`: its toJSON()), or
+ * drops the seat's (null). Safe to repeat. */
+export function setPush(token, subscription, lang) {
+  return call("POST", "/api/push", { token, subscription, lang });
+}

@@ -6,6 +6,7 @@
 import { myGames } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
 import { forgetSeat, loadSeats } from "../lib/store.js";
+import { pushToggle } from "../ui/push.js";
 import { levelName } from "../ui/texts.js";
 
 const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
@@ -81,6 +82,8 @@ function gameItem(seat, game, hooks, redraw) {
       onclick: () => hooks.replay(seat, lastFinished) },
     game.status === "finished" ? "Ver la repetición" : "Repetición de la anterior"));
   }
+  const push = pushToggle(seat, game, opponentWords(game).name); // ui/push.js
+  if (push) extra.push(push);
   if (game.status === "finished") {
     extra.push(h("button", { type: "button", class: "btn quiet g-forget",
       "aria-label": `Quitar de la lista la partida con ${title}`,

@@ -91,3 +91,22 @@ export function matchEndWords(event, names) {
   if (w === null || w === undefined) return "La partida terminó.";
   return `¡${capitalize(names[w])} ganó la partida, ${event.scores[w]} a ${event.scores[1 - w]}!`;
 }
+
+/** Web Push ("te toca" with the app closed): every word the client says about it, in one
+ * place (the server words the pushes themselves: server/push/texts.py). */
+export const PUSH_WORDS = {
+  offer: "¿Te avisamos cuando te toque?",
+  offerWhy: "Es una partida por turnos: te mandamos un aviso a este teléfono cuando sea tu turno, aunque tengas la aplicación cerrada.",
+  yes: "Sí, avísame",
+  no: "Ahora no",
+  asking: "Pidiendo permiso al navegador…",
+  on: "Listo: te avisamos cuando te toque.",
+  off: "No te mandaremos avisos de esta partida.",
+  denied: "El navegador no dejó mostrar avisos. Puedes permitirlos en sus ajustes.",
+  failed: "Este navegador no pudo activar los avisos con la aplicación cerrada.",
+  switchLabel: "Avisos con la app cerrada: ",
+  switchNote: "Te avisamos en este teléfono cuando te toque, aunque cierres la aplicación.",
+  gameWord: "Avisos",
+  gameOf: (name) => ` de la partida con ${name}`,
+  yesNo: (on) => (on ? "Sí" : "No"),
+};

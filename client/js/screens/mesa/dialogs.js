@@ -5,6 +5,7 @@
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
 import { SPEEDS, loadAlerts, loadAnimMs, saveAlerts, saveAnimMs } from "../../lib/store.js";
+import { pushSwitch } from "../../ui/push.js";
 import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
 import { COMO_SE_JUEGA } from "../../ui/texts.js";
 import { refocus } from "./focus.js";
@@ -83,6 +84,7 @@ export function openMenu(g) {
         speedRow(),
         notifications ? alerts : null,
         notifications ? alertsLine : null,
+        g.local ? null : pushSwitch(g.session, g.view), // Web Push of this seat (ui/push.js)
         g.reactions.muteSwitch()),
       h("div", { class: "menu-group" },
         g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",

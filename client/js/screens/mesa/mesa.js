@@ -7,6 +7,8 @@
 import { alertNow, announce, reducedMotion, setBanner, wait } from "../../lib/dom.js";
 import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/store.js";
 import { cardElement } from "../../ui/cards.js";
+import { closePushOffer, offerPush } from "../../ui/push.js";
+import { refreshPush } from "../../lib/push.js";
 import { DEAL_WORDS, REMATCH_WORDS, moveLine, moveSentence, newHandWords } from "../../ui/words.js";
 import { LiveTable } from "../live.js";
 import { openMenu } from "./dialogs.js";
@@ -63,6 +65,7 @@ export class Mesa extends LiveTable {
     super.stop();
     this.root.removeEventListener("keydown", this.onKey);
     this.turnAlert.stop();
+    closePushOffer(); // Web Push's offer belongs to this table (ui/push.js)
     this.presence.stop();
     setBanner(null);
     this.sheet = null;
@@ -198,6 +201,10 @@ export class Mesa extends LiveTable {
     if (handEnd && !this.sheet) openHandSheet(this, handEnd);
     if (first) focusHand(this);
     if (first) this.app.tableUp?.();
+    if (first && !this.local) {
+      offerPush(this.session, this.view); // "¿Te avisamos cuando te toque?" (ui/push.js)
+      refreshPush(this.session.token);
+    }
   }
 
   onError(msg) {
