@@ -74,12 +74,14 @@ export function sayIn(line) {
   };
 }
 
-/** The QR code of one of this site's paths: shown once it arrives (POST /api/qr). */
+/** The QR code of one of this site's paths: its place kept from the start and the code
+ * shown once it arrives (POST /api/qr), so nothing below it moves when it does (a line
+ * brought into sight a moment before stays in sight). */
 export function qrImage(path, alt) {
-  const img = h("img", { class: "qr", alt, width: "180", height: "180", hidden: true });
+  const img = h("img", { class: "qr loading", alt, width: "180", height: "180" });
   qrObjectUrl(path).then((src) => {
     img.src = src;
-    img.hidden = false;
+    img.classList.remove("loading");
   }).catch(() => img.remove());
   return img;
 }
