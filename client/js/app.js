@@ -9,10 +9,11 @@ import {
   clearSession, forgetSeat, loadSession, saveSession, seatForInvite, seatFrom,
 } from "./lib/store.js";
 import {
-  loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
+  forgetLocalGame, loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
 } from "./lib/localstore.js";
 import { inicioScreen } from "./screens/inicio.js";
 import { invitationScreen } from "./screens/invitation.js";
+import { NO_KIT, NO_LOCAL_STORAGE } from "./screens/localgames.js";
 import { LocalMesa } from "./screens/mesa/local.js";
 import { Mesa } from "./screens/mesa/mesa.js";
 import { messagePage, readingScreen } from "./screens/pages.js";
@@ -34,6 +35,12 @@ function show(screen, ...children) {
   }
   main.dataset.screen = screen;
   main.replaceChildren(...children);
+  if (screen !== "mesa" && tableOpening) {
+    // the table was not opened after all (a failed start): the kit may come when idle
+    tableOpening = false;
+    if (kitWaiting) whenIdle(kitWhenIdle);
+    kitWaiting = false;
+  }
 }
 
 function focusMain() {
@@ -51,6 +58,9 @@ function toInicio() {
 
 const nav = {
   inicio: (message) => showInicio(message),
+  opening: () => {
+    tableOpening = true;
+  },
   game: (session) => startGame(session),
   join: (invite) => showJoin(invite),
   page: (which) => showPage(which),
@@ -61,9 +71,12 @@ const nav = {
 
 // ------------------------------------------------------------------ what offline play needs
 
-// the engine, the players and the page itself, kept by the service worker once the first
-// online table is up (never before it: a first visit fetches only what la mesa needs)
+// the engine, the players and the page itself, kept by the service worker: asked for when
+// the first screen is up and the page is idle (never before Inicio, never while a table is
+// being opened: then once it is up), or when the player taps "Jugar sin conexión"
 let kitReady = false;
+let tableOpening = false; // a table was asked for and is not up yet: the kit waits for it
+let kitWaiting = false; // the page went idle while a table was opening
 
 /** The kit is kept: said on <html> (data-sin-conexion="lista") and to la mesa's offer. */
 function kitKept() {
@@ -83,21 +96,67 @@ async function checkKit() {
   }
 }
 
-function askForKit() {
-  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit" }))
-    .catch(() => undefined);
+const KIT_WAIT_MS = 30_000; // a kit asked for by the player: how long to wait for it at most
+let kitAnswers = []; // what each ask waits for: the service worker's answer
+
+/** Asks the service worker for the kit; true once it is kept, false when it could not be
+ * fetched (no network, no service worker). */
+async function askForKit() {
+  if (kitReady) return true;
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return false;
+  try {
+    // no service worker here (blocked, a private window): nothing to wait for
+    if (!(await navigator.serviceWorker.getRegistration())) return false;
+  } catch {
+    return false;
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => answer(false), KIT_WAIT_MS);
+    function answer(kept) {
+      clearTimeout(timer);
+      kitAnswers = kitAnswers.filter((a) => a !== answer);
+      resolve(kept);
+    }
+    kitAnswers.push(answer);
+    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit" }))
+      .catch(() => answer(false));
+  });
 }
 
 if ("serviceWorker" in navigator) {
   // onmessage (not addEventListener) also starts the worker's messages to this page
   navigator.serviceWorker.onmessage = (event) => {
-    if (event.data && event.data.type === "offline-kit-ready") kitKept();
+    const type = event.data && event.data.type;
+    if (type === "offline-kit-ready") kitKept();
+    if (type === "offline-kit-ready" || type === "offline-kit-failed") {
+      for (const answer of kitAnswers) answer(type === "offline-kit-ready");
+    }
   };
 }
 checkKit();
 // the device went offline: la mesa may offer the offline game (once the kit is known kept)
 window.addEventListener("offline", () => checkKit());
+
+/** The page is idle after its first screen: the kit now, unless a table is being opened. */
+function kitWhenIdle() {
+  if (kitReady) return;
+  if (tableOpening) kitWaiting = true;
+  else askForKit();
+}
+
+/** A table is up (online or not): the kit, if the page went idle while it was opening. */
+function tableIsUp() {
+  tableOpening = false;
+  kitWaiting = false;
+  if (!kitReady) askForKit();
+}
+
+/** Runs `job` when the page has nothing else to do (soon after, where the browser cannot
+ * say). */
+function whenIdle(job) {
+  if ("requestIdleCallback" in window) window.requestIdleCallback(job, { timeout: 5000 });
+  else setTimeout(job, 1000);
+}
 
 // ------------------------------------------------------------------ la mesa
 
@@ -143,7 +202,7 @@ const mesaHooks = {
   openReplay(token, match) {
     openReplay(token, match);
   },
-  tableUp: askForKit,
+  tableUp: tableIsUp,
   offline: {
     available: () => kitReady,
     play: (level) => startNewLocal(level),
@@ -161,36 +220,50 @@ const localHooks = {
   seatMoved() {
     showInicio();
   },
-  lostSession(message) {
+  /** `neverUp`: a game made just now whose table never came up (no kit on this device): it
+   * is let go before Inicio lists the games. */
+  async lostSession(message, neverUp = false) {
+    const current = loadCurrentLocal();
     saveCurrentLocal(null);
+    if (neverUp && current) {
+      await forgetLocalGame(current.id);
+      if (!kitReady) message = NO_KIT;
+    }
     showInicio(message);
   },
   openReplay() {
     // offline games have no replay
   },
-  tableUp: askForKit,
+  tableUp: tableIsUp,
 };
 
-function startLocal(id) {
+/** Opens the offline game `id`; `fresh`: it was made just now (if it cannot start, it is
+ * let go: Mis partidas never lists a game that could not start). */
+function startLocal(id, fresh = false) {
   saveCurrentLocal({ id, active: true });
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
+  tableOpening = true;
   show("mesa");
-  running = new LocalMesa(main, { local: id }, localHooks);
+  running = new LocalMesa(main, { local: id, fresh }, localHooks);
   running.start();
 }
 
+/** "Jugar sin conexión": the kit first (fetched now if this device does not keep it yet and
+ * there is a network), then a new game of this device's. */
 async function startNewLocal(level) {
+  await askForKit();
   const game = newLocalGame(level);
   try {
     await saveLocalGame(game);
   } catch {
-    showInicio("Este navegador no deja guardar partidas en el dispositivo (¿una ventana privada?). Prueba en una ventana normal.");
+    showInicio(NO_LOCAL_STORAGE);
     return;
   }
-  startLocal(game.id);
+  startLocal(game.id, true);
 }
 
 function startGame(session) {
+  tableOpening = true;
   session.active = true;
   saveSession(session);
   const local = loadCurrentLocal(); // the game opened now is the one to come back to
@@ -334,11 +407,13 @@ function boot() {
 
 boot();
 
-// the service worker keeps the client's files for a quick start and an offline page
+// the service worker keeps the client's files for a quick start and an offline page, and,
+// once the first screen is up and the page idle, what offline play needs
 if ("serviceWorker" in navigator && window.isSecureContext) {
   window.addEventListener("load", () => {
     navigator.serviceWorker.register("/sw.js").catch(() => {
       // not available (private mode, old browser): the game works the same without it
     });
+    navigator.serviceWorker.ready.then(() => whenIdle(kitWhenIdle)).catch(() => undefined);
   });
 }

@@ -31,7 +31,8 @@ const LEVELS = {
 
 /**
  * Inicio. `nav`: {game(session), join(invite), page(which), replay(token, match),
- * local(level) (a new game with no server), openLocal(id)}; `message`: an error or news to
+ * local(level) (a new game with no server), openLocal(id), opening() (a table was asked
+ * for)}; `message`: an error or news to
  * show on top (said at once), or null.
  */
 export function inicioScreen(nav, message = null) {
@@ -54,6 +55,7 @@ export function inicioScreen(nav, message = null) {
   const play = async (button, busyText, body) => {
     if (button.getAttribute("aria-disabled")) return;
     busy(button, busyText);
+    nav.opening?.(); // a table is on its way: nothing else is fetched meanwhile
     try {
       const name = readName("nombre");
       const data = await createRoom({ ...body, name: name || undefined });

@@ -1,0 +1,67 @@
+"""What a new family still tripped over (issue 30), in Debian's chromium against the real
+server, at the sizes each item names, from what a person sees: offline play after one visit
+to Inicio, the phone's Back button, Escape and a table card tapped first, por turnos' long
+wait, the Menú's settings, the replay on a phone, the error pages, a failed start, names,
+and words."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Locator, Page
+
+from tests.browser.test_offline import KIT_SAID, TURN_OR_SHEET, play_turn_by_clicks
+from tests.support.browserkit import PHONE, Player
+
+pytestmark = pytest.mark.browser
+
+MakePlayer = Callable[..., Player]
+
+
+def offline_section(page: Page) -> Locator:
+    return page.get_by_role("region", name="Jugar sin conexión")
+
+
+# -- item 1: offline after one visit to Inicio -----------------------------------------------
+
+
+def test_one_visit_to_inicio_is_enough_to_play_with_no_network(make_player: MakePlayer) -> None:
+    me = make_player(viewport=PHONE)
+    me.goto("/")
+    page = me.page
+    page.wait_for_selector("main[data-screen='inicio']")
+    # nothing tapped: once Inicio is up and idle, the device keeps what offline play needs
+    page.wait_for_selector(KIT_SAID, state="attached", timeout=30_000)
+    me.context.set_offline(True)
+    offline_section(page).get_by_role("button", name=re.compile("^Normal")).click()
+    page.wait_for_selector(".mesa[data-seq]")
+    assert "Computadora" in page.locator(".topbar").inner_text()
+    page.wait_for_function(TURN_OR_SHEET)
+    play_turn_by_clicks(page, keyboard=False)
+    # the app opened again with no network: the same game
+    page.reload()
+    page.wait_for_selector(".mesa[data-seq]")
+    assert "Computadora" in page.locator(".topbar").inner_text()
+
+
+def test_no_offline_game_is_listed_that_could_not_start(make_player: MakePlayer) -> None:
+    """A browser that keeps nothing (no service worker) loses its network on Inicio: "Jugar
+    sin conexión" says what to do, and Mis partidas lists no game nobody can open."""
+    me = make_player(viewport=PHONE, service_workers="block")
+    me.goto("/")
+    page = me.page
+    page.wait_for_selector("main[data-screen='inicio']")
+    me.context.set_offline(True)
+    offline_section(page).get_by_role("button", name=re.compile("^Normal")).click()
+    alert = page.locator("#inicio-error")
+    alert.wait_for()
+    said = alert.inner_text()
+    assert "Cuando tengas internet" in said and "espera un momento en el inicio" in said, said
+    # the device keeps no such game, and Mis partidas (drawn from it) lists none
+    kept = page.evaluate(
+        "async () => (await (await import('/static/js/lib/localstore.js')).listLocalGames()).length"
+    )
+    assert kept == 0
+    assert page.locator(".mis-partidas .game").count() == 0
