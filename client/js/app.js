@@ -25,6 +25,11 @@ let running = null; // la mesa or the watched table: it holds a websocket
 let leaveScreen = null; // what the current screen must undo when another one comes
 
 function show(screen, ...children) {
+  // la mesa left for another screen (the replay takes its entry over: openReplay): its
+  // history entry is given back, so that Back from there goes where the player was before
+  if (screen !== "mesa" && screen !== "repeticion" && window.history.state?.casino === MESA_ENTRY) {
+    window.history.back();
+  }
   if (running) {
     running.stop();
     running = null;
@@ -56,6 +61,52 @@ function toInicio() {
   showInicio();
 }
 
+// ------------------------------------------------------------------ the phone's Back button
+
+// The reading pages opened on Inicio are history entries ({casino: "ayuda" | "sobre", depth}),
+// and so is la mesa ({casino: "mesa"}): Back closes a reading page, and at the table closes
+// what is open or asks before leaving it (Mesa.back): it never leaves the table by itself.
+const MESA_ENTRY = "mesa";
+const READING = ["ayuda", "sobre"];
+
+/** A reading page, as a history entry of its own. */
+function openPage(which) {
+  const state = window.history.state;
+  const depth = READING.includes(state?.casino) ? (state.depth || 1) + 1 : 1;
+  window.history.pushState({ casino: which, depth }, "", window.location.pathname);
+  showPage(which);
+}
+
+/** "Volver al inicio" on a reading page: back past the reading pages opened from Inicio. */
+function leaveReading() {
+  const state = window.history.state;
+  if (READING.includes(state?.casino)) window.history.go(-(state.depth || 1));
+  else showInicio();
+}
+
+/** La mesa is on screen: its history entry, for Back to come to it first. */
+function holdMesaEntry() {
+  if (window.history.state?.casino !== MESA_ENTRY) window.history.pushState({ casino: MESA_ENTRY }, "", "/");
+}
+
+window.addEventListener("popstate", (event) => {
+  const state = event.state;
+  const replayPath = window.location.pathname.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
+  if (replayPath) {
+    showReplay(replayPath[1]);
+  } else if (main.dataset.screen === "mesa" && running) {
+    if (state?.casino !== MESA_ENTRY) {
+      // Back at the table: it closes what is open, or asks; the table keeps its entry
+      window.history.pushState({ casino: MESA_ENTRY }, "", "/");
+      running.back();
+    }
+  } else if (READING.includes(state?.casino)) {
+    showPage(state.casino);
+  } else if (main.dataset.screen === "repeticion" || READING.includes(main.dataset.screen)) {
+    showInicio();
+  }
+});
+
 const nav = {
   inicio: (message) => showInicio(message),
   opening: () => {
@@ -63,7 +114,7 @@ const nav = {
   },
   game: (session) => startGame(session),
   join: (invite) => showJoin(invite),
-  page: (which) => showPage(which),
+  page: (which) => openPage(which),
   replay: (token, match) => openReplay(token, match),
   local: (level) => startNewLocal(level),
   openLocal: (id) => startLocal(id),
@@ -244,6 +295,7 @@ function startLocal(id, fresh = false) {
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
   tableOpening = true;
   show("mesa");
+  holdMesaEntry();
   running = new LocalMesa(main, { local: id, fresh }, localHooks);
   running.start();
 }
@@ -270,6 +322,7 @@ function startGame(session) {
   if (local && local.active) saveCurrentLocal({ ...local, active: false });
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
   show("mesa");
+  holdMesaEntry();
   running = new Mesa(main, session, mesaHooks);
   running.start();
 }
@@ -282,7 +335,7 @@ function showInicio(message = null) {
 }
 
 function showPage(which) {
-  show(which, readingScreen(which, nav));
+  show(which, readingScreen(which, { inicio: leaveReading, page: openPage }));
   focusMain();
 }
 
@@ -314,7 +367,10 @@ async function openReplay(token, match) {
   show("repeticion", messagePage(SEARCHING_REPLAY));
   try {
     const link = await replayLink(token, match);
-    window.history.pushState(null, "", link.url);
+    // from the table: the replay takes the table's entry (Back goes where the player was
+    // before the table)
+    if (window.history.state?.casino === MESA_ENTRY) window.history.replaceState(null, "", link.url);
+    else window.history.pushState(null, "", link.url);
     await showReplay(link.code);
   } catch (error) {
     showInicio(error.message);
@@ -338,12 +394,6 @@ async function showReplay(code) {
   leaveScreen = screen.stop;
   focusMain();
 }
-
-window.addEventListener("popstate", () => {
-  const replayPath = window.location.pathname.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
-  if (replayPath) showReplay(replayPath[1]);
-  else if (main.dataset.screen === "repeticion") showInicio();
-});
 
 // ------------------------------------------------------------------ watching
 

@@ -65,3 +65,61 @@ def test_no_offline_game_is_listed_that_could_not_start(make_player: MakePlayer)
     )
     assert kept == 0
     assert page.locator(".mis-partidas .game").count() == 0
+
+
+# -- item 2: the phone's Back button -------------------------------------------------------
+
+
+def start_computer_game(player: Player) -> None:
+    player.goto("/")
+    player.page.click("button[data-level='facil']")
+    player.page.wait_for_selector(".mesa[data-seq]")
+
+
+def test_back_closes_what_was_opened_and_never_leaves_the_table_without_asking(
+    make_player: MakePlayer,
+) -> None:
+    me = make_player(viewport=PHONE)
+    me.goto("/")
+    page = me.page
+    inicio = "main[data-screen='inicio']"
+    for label in ("Cómo se juega", "Sobre el casino"):
+        page.get_by_role("button", name=label).click()
+        page.get_by_role("heading", level=1, name=label).wait_for()
+        page.go_back()  # the phone's Back: back to Inicio, not out of the site
+        page.wait_for_selector(inicio)
+        assert page.url.startswith(me.base)
+    # a reading page's link to the other one: Back returns to the first
+    page.get_by_role("button", name="Sobre el casino").click()
+    page.get_by_role("link", name="Cómo se juega").click()
+    page.get_by_role("heading", level=1, name="Cómo se juega").wait_for()
+    page.go_back()
+    page.get_by_role("heading", level=1, name="Sobre el casino").wait_for()
+    page.get_by_role("button", name="Volver al inicio").first.click()
+    page.wait_for_selector(inicio)
+
+    # at the table: Back closes "Cómo se juega", then asks before leaving
+    page.click("button[data-level='facil']")
+    page.wait_for_selector(".mesa[data-seq]")
+    page.get_by_role("button", name="Menú").click()
+    page.get_by_role("dialog", name="Menú").get_by_role("button", name="Cómo se juega").click()
+    help_dialog = page.get_by_role("dialog", name="Cómo se juega")
+    help_dialog.wait_for()
+    page.go_back()
+    help_dialog.wait_for(state="detached")
+    assert page.locator("main[data-screen='mesa'] .mesa[data-seq]").count() == 1
+    page.go_back()
+    ask = page.get_by_role("dialog", name="¿Salir de la mesa?")
+    ask.wait_for()
+    assert page.locator("main[data-screen='mesa']").count() == 1
+    ask.get_by_role("button", name="Seguir jugando").click()
+    ask.wait_for(state="detached")
+    page.go_back()  # asked again: Back closes the question, the table stays
+    ask.wait_for()
+    page.go_back()
+    ask.wait_for(state="detached")
+    assert page.locator("main[data-screen='mesa'] .mesa[data-seq]").count() == 1
+    page.go_back()
+    ask.get_by_role("button", name="Salir al inicio").click()
+    page.wait_for_selector(inicio)
+    assert page.get_by_role("button", name=re.compile("^Continuar partida")).count() == 1

@@ -1,6 +1,6 @@
 // La mesa's dialogs: the Menú (hints, speed, "Te toca" alerts, muting reactions, and the
 // ways out), "Invitar a mirar" (the watch link), "Seguir en otro dispositivo" (a one-time
-// rejoin link and code) and "Cómo se juega".
+// rejoin link and code), "Cómo se juega" and "¿Salir de la mesa?" (the phone's Back).
 
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
@@ -11,6 +11,7 @@ import { refocus } from "./focus.js";
 import { askPermission } from "./turnalert.js";
 
 const SPEED_NAMES = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
+const LEFT_SAVED = "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio.";
 
 /** A switch of the Menú: "Ayudas: Sí". `toggle()` returns the new state (or a promise of it);
  * `describedBy`: the id of the line that explains it. */
@@ -93,9 +94,28 @@ export function openMenu(g) {
         h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, "Cómo se juega"),
         h("button", { type: "button", class: "btn quiet", "aria-describedby": "home-note",
           onclick: then(() => g.app.goHome(null, true)) }, "Salir al inicio"),
-        h("p", { class: "small note", id: "home-note" }, "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio.")),
+        h("p", { class: "small note", id: "home-note" }, LEFT_SAVED)),
     ),
   });
+}
+
+/** The phone's Back button at the table: "¿Salir de la mesa?" (staying is the first
+ * answer). */
+export function askLeave(g) {
+  const stay = h("button", { type: "button", class: "btn primary stay", onclick: () => dialog.close() }, "Seguir jugando");
+  const dialog = openDialog({
+    title: "¿Salir de la mesa?",
+    className: "ask-leave",
+    onClose: () => refocus(g),
+    body: h("div", {},
+      h("p", {}, LEFT_SAVED),
+      h("div", { class: "button-row" }, stay,
+        h("button", { type: "button", class: "btn quiet", onclick: () => {
+          dialog.close();
+          g.app.goHome(null, true);
+        } }, "Salir al inicio"))),
+  });
+  stay.focus();
 }
 
 /** The watch link: family and friends follow the table without seeing a hand. */

@@ -9,7 +9,7 @@ import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/store.j
 import { cardElement } from "../../ui/cards.js";
 import { DEAL_WORDS, REMATCH_WORDS, moveLine, moveSentence, newHandWords } from "../../ui/words.js";
 import { LiveTable } from "../live.js";
-import { openMenu } from "./dialogs.js";
+import { askLeave, openMenu } from "./dialogs.js";
 import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
 import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
 import { myTurn, opponentCapitalized, turnWords } from "./names.js";
@@ -357,6 +357,21 @@ export class Mesa extends LiveTable {
 
   openMenu() {
     openMenu(this);
+  }
+
+  /** The phone's Back button at the table: closes what is open (a dialog, the reactions),
+   * else asks before leaving (it never leaves the table by itself). */
+  back() {
+    const open = [...document.querySelectorAll("dialog[open]")].pop();
+    if (open) {
+      open.close();
+    } else if (this.reactOpen) {
+      this.reactOpen = false;
+      this.render();
+      focusLater(this, '[data-focus-key="react"]');
+    } else {
+      askLeave(this);
+    }
   }
 
   // ---------------------------------------------------------------- drawing
