@@ -123,3 +123,54 @@ def test_back_closes_what_was_opened_and_never_leaves_the_table_without_asking(
     ask.get_by_role("button", name="Salir al inicio").click()
     page.wait_for_selector(inicio)
     assert page.get_by_role("button", name=re.compile("^Continuar partida")).count() == 1
+
+
+# -- item 3: Escape, and a table card tapped first -----------------------------------------
+
+FOCUS_IN = "(where) => !!document.activeElement && !!document.activeElement.closest(where)"
+
+
+def test_escape_lets_the_card_go_and_a_table_card_first_says_what_to_tap(
+    make_player: MakePlayer,
+) -> None:
+    me = make_player(viewport=PHONE)
+    start_computer_game(me)
+    page = me.page
+    me.wait_my_turn()
+    before = me.seq()
+    page.locator(".hand .card").first.focus()
+    page.keyboard.press("Enter")  # the card chosen: the focus goes to its first action
+    page.wait_for_function(FOCUS_IN, arg=".actions")
+    page.keyboard.press("Escape")
+    page.wait_for_function(FOCUS_IN, arg=".hand")
+    assert page.locator(".hand .card[aria-pressed='true']").count() == 0
+    assert "Toca una carta de tu mano" in page.locator(".actions").inner_text()
+    page.keyboard.press("Space")  # chooses the card again: nothing is played
+    page.locator(".hand .card[aria-pressed='true']").wait_for()
+    assert me.seq() == before
+    page.keyboard.press("Escape")
+    page.wait_for_function(FOCUS_IN, arg=".hand")
+
+    # the computer's move held on screen (Menú: Despacio); a table card tapped meanwhile
+    page.get_by_role("button", name="Menú").click()
+    page.get_by_role("dialog", name="Menú").get_by_role("button", name="Despacio").click()
+    page.get_by_role("dialog", name="Menú").get_by_role("button", name="Cerrar").click()
+    first = "Primero toca una carta de tu mano"
+    for _ in range(12):
+        if me.wait_turn_or_sheet() == "sheet":
+            page.click("dialog.sheet button.next-hand")
+            continue
+        me.play_turn()
+        page.wait_for_selector(".mesa[data-busy='true'] .table-cards .incoming")
+        items = page.locator(".table-area button[data-id]")
+        if items.count() == 0:
+            continue  # nothing on the table to tap this time
+        items.first.click()
+        page.locator(".status-lines .error-line", has_text=first).wait_for()
+        page.locator("#alert", has_text=first).wait_for(state="attached")  # said at once
+        # once the move has landed and it is my turn, the line is still there
+        me.wait_turn_or_sheet()
+        if not me.sheet_open():
+            assert first in page.locator(".status-lines").inner_text()
+        return
+    raise AssertionError("the computer never moved with cards on the table")

@@ -15,6 +15,7 @@ import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
 import { myTurn, opponentCapitalized, turnWords } from "./names.js";
 import { Presence } from "./presence.js";
 import { mesaScreen, moverOf } from "./render.js";
+import { escapeChoice } from "./intents.js";
 import { freshSelection } from "./selection.js";
 import { TurnAlert } from "./turnalert.js";
 
@@ -55,7 +56,10 @@ export class Mesa extends LiveTable {
       root: () => this.root, render: () => this.render(), flash: (text) => this.flash(text),
       view: () => this.view,
     });
-    this.onKey = (event) => arrowKeys(event);
+    this.onKey = (event) => {
+      escapeChoice(this, event);
+      arrowKeys(event);
+    };
     this.root.addEventListener("keydown", this.onKey);
   }
 
@@ -280,7 +284,8 @@ export class Mesa extends LiveTable {
     if (kind === "move") {
       const mine = event.seat === view.seat;
       if (mine) this.sel = freshSelection();
-      else this.sel.error = null;
+      else if (!this.sel.keepError) this.sel.error = null; // what was said while it landed stays
+      this.sel.keepError = false;
       this.render();
       announce(moveSentence(event, moverOf(this, event, view.table)) + " " + turnWords(view));
       if (mine) focusHand(this);

@@ -5,7 +5,7 @@
 
 /** A fresh selection: nothing chosen. */
 export function freshSelection() {
-  return { selected: null, picked: new Set(), mode: "choose", idea: null, pending: null, error: null };
+  return { selected: null, picked: new Set(), mode: "choose", idea: null, pending: null, error: null, keepError: false };
 }
 
 /** A new card chosen (or the same one again: nothing chosen); the marks stay. */
