@@ -104,8 +104,9 @@ def test_two_games_listed_with_whose_turn(
 def test_a_friend_away_in_a_por_turnos_game_is_not_offered_to_the_computer(
     make_player: MakePlayer,
 ) -> None:
-    """The friend left: no countdown and no offer on its own; asked for, the computer
-    plays the seat."""
+    """The friend left: no countdown and no offer of the computer (issue 30: it comes only
+    after por turnos' long wait, a day here; test_new_family.py waits for it on a server
+    whose long wait is short, and hands the seat to the computer)."""
     ana = make_player(viewport=PHONE)
     beto = make_player(viewport=PHONE)
     ana.goto("/")
@@ -125,8 +126,6 @@ def test_a_friend_away_in_a_por_turnos_game_is_not_offered_to_the_computer(
     # well past the 3 s grace time of the test server: still nothing offered on its own
     ana.page.wait_for_timeout(3500)
     assert ana.page.locator(".presence.choose, .presence .countdown").count() == 0
+    assert ana.page.locator(".presence .ask-computer").count() == 0
+    assert "Si pasan 24 horas sin que venga" in ana.page.locator(".presence.turns").inner_text()
     ana.screenshot("por-turnos-amigo-fuera-360x740")
-    ana.page.click(".presence .ask-computer")
-    ana.page.click("dialog.ask-computer button[data-level='facil']")
-    ana.page.wait_for_selector(".presence.takeover")
-    assert "La computadora (Fácil) juega por Beto" in ana.page.locator(".presence").inner_text()

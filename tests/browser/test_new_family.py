@@ -6,14 +6,19 @@ and words."""
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Locator, Page
+from websockets.sync.client import connect as ws_connect
 
 from tests.browser.test_offline import KIT_SAID, TURN_OR_SHEET, play_turn_by_clicks
 from tests.support.browserkit import PHONE, Player
+from tests.support.srvkit import ServerProc
 
 pytestmark = pytest.mark.browser
 
@@ -174,3 +179,75 @@ def test_escape_lets_the_card_go_and_a_table_card_first_says_what_to_tap(
             assert first in page.locator(".status-lines").inner_text()
         return
     raise AssertionError("the computer never moved with cards on the table")
+
+
+# -- item 4: por turnos, the computer offered only after the long wait ----------------------
+
+LONG_WAIT = 6  # TURNS_GRACE_SECONDS of this server: por turnos' long wait, short for a test
+
+
+@pytest.fixture(scope="module")
+def patient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc]:
+    proc = ServerProc(
+        tmp_path_factory.mktemp("patient"),
+        {"TURNS_GRACE_SECONDS": str(LONG_WAIT), "GRACE_SECONDS": "1", "WS_RATE": "1000"},
+    ).start()
+    yield proc
+    proc.stop()
+
+
+def friend_comes_and_goes(server: ServerProc, invite: str, name: str) -> dict[str, Any]:
+    """The invited friend sits at the table from another phone (a websocket), then closes
+    the app."""
+    seat = httpx.post(
+        f"{server.base}/api/join", json={"invite": invite, "name": name}, timeout=10
+    ).json()
+    with ws_connect(server.ws_url, open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": seat["token"], "since": None}))
+        while json.loads(ws.recv(timeout=10)).get("type") != "welcome":
+            pass
+    return dict(seat)
+
+
+def host_por_turnos(player: Player, name: str) -> str:
+    """Inicio: a friend game por turnos; returns its invite code."""
+    player.goto("/")
+    page = player.page
+    page.get_by_label("¿Cómo te llamas?").fill(name)
+    page.get_by_label(re.compile("Por turnos")).check()
+    page.get_by_role("button", name=re.compile("^Jugar con un amigo")).click()
+    return page.locator("[data-invite-code]").inner_text().strip()
+
+
+def test_por_turnos_offers_the_computer_only_after_the_long_wait(
+    make_player: MakePlayer, patient: ServerProc
+) -> None:
+    abuela = make_player(viewport=PHONE, base=patient.base)
+    invite = host_por_turnos(abuela, "Abuela Rosa")
+    page = abuela.page
+    friend_comes_and_goes(patient, invite, "Tío Juan")
+    panel = page.locator(".presence")
+    panel.get_by_text("Tío Juan no está en la mesa ahora").wait_for()
+    # he just closed the app: nothing offered, the wait said
+    offer = page.get_by_role("button", name=re.compile("computadora juegue por Tío Juan"))
+    assert offer.count() == 0
+    assert f"Si pasan {LONG_WAIT} segundos sin que venga" in panel.inner_text()
+    # the long wait over: the offer, the wait said on it, never the main action
+    offer.wait_for(timeout=(LONG_WAIT + 15) * 1000)
+    assert (
+        offer.inner_text()
+        == f"Ya pasaron {LONG_WAIT} segundos: que la computadora juegue por Tío Juan"
+    )
+    assert "primary" not in (offer.get_attribute("class") or "")
+    assert page.locator(".actions .ask-computer, .btn.primary.ask-computer").count() == 0
+    abuela.screenshot("por-turnos-espera-larga-360x740")
+    offer.click()
+    page.get_by_role("dialog", name="¿Que la computadora juegue por Tío Juan?").get_by_role(
+        "button", name="Sí, en Fácil"
+    ).click()
+    panel.get_by_text("La computadora (Fácil) juega por Tío Juan").wait_for()
+    # the server's default wait (a day) reads in hours
+    words = page.evaluate(
+        "async () => (await import('/static/js/screens/mesa/presence.js')).waitWords(86400)"
+    )
+    assert words == "24 horas"
