@@ -251,3 +251,47 @@ def test_por_turnos_offers_the_computer_only_after_the_long_wait(
         "async () => (await import('/static/js/screens/mesa/presence.js')).waitWords(86400)"
     )
     assert words == "24 horas"
+
+
+# -- item 5: each setting of the Menú only where it means something -------------------------
+
+
+def menu_settings(page: Page) -> str:
+    page.get_by_role("button", name="Menú").click()
+    menu = page.get_by_role("dialog", name="Menú")
+    text = menu.inner_text()
+    menu.get_by_role("button", name="Cerrar").click()
+    return text
+
+
+def test_the_menu_offers_each_setting_only_where_it_means_something(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
+    me = make_player(viewport=PHONE)
+    me.goto("/")
+    page = me.page
+    pace, alerts, mute = (
+        "Velocidad de la computadora",
+        "Avisarme si me toca",
+        "Silenciar reacciones",
+    )
+    # against the computer with no server: its pace, nothing of a game online
+    offline_section(page).get_by_role("button", name=re.compile("^Fácil")).click()
+    page.wait_for_selector(".mesa[data-seq]")
+    text = menu_settings(page)
+    assert pace in text and alerts not in text and mute not in text, text
+    # against the computer online: its pace and the alerts; no reactions come to mute
+    page.get_by_role("button", name="Menú").click()
+    page.get_by_role("button", name="Salir al inicio").click()
+    page.click("button[data-level='facil']")
+    page.wait_for_selector(".mesa[data-seq]")
+    text = menu_settings(page)
+    assert pace in text and alerts in text and mute not in text, text
+    # against a person: alerts and muting, and no pace of a computer
+    page.get_by_role("button", name="Menú").click()
+    page.get_by_role("button", name="Salir al inicio").click()
+    invite = host_por_turnos(me, "Abuela Rosa")
+    friend_comes_and_goes(web_server, invite, "Tío Juan")
+    page.wait_for_selector(".mesa[data-seq] .opp-name >> text=Tío Juan")
+    text = menu_settings(page)
+    assert pace not in text and "Velocidad" not in text and alerts in text and mute in text, text

@@ -1,6 +1,7 @@
-// La mesa's dialogs: the Menú (hints, speed, "Te toca" alerts, muting reactions, and the
-// ways out), "Invitar a mirar" (the watch link), "Seguir en otro dispositivo" (a one-time
-// rejoin link and code), "Cómo se juega" and "¿Salir de la mesa?" (the phone's Back).
+// La mesa's dialogs: the Menú (hints; the computer's pace where the computer plays; "Te
+// toca" alerts online; muting a friend's reactions; and the ways out), "Invitar a mirar"
+// (the watch link), "Seguir en otro dispositivo" (a one-time rejoin link and code), "Cómo
+// se juega" and "¿Salir de la mesa?" (the phone's Back).
 
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
@@ -8,6 +9,7 @@ import { SPEEDS, loadAlerts, loadAnimMs, saveAlerts, saveAnimMs } from "../../li
 import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
 import { COMO_SE_JUEGA } from "../../ui/texts.js";
 import { refocus } from "./focus.js";
+import { isFriendGame } from "./names.js";
 import { askPermission } from "./turnalert.js";
 
 const SPEED_NAMES = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
@@ -71,7 +73,12 @@ export function openMenu(g) {
     dialog.close();
     open();
   };
-  const notifications = "Notification" in window;
+  // each setting only where it means something: the pace is the computer's (its seat, or a
+  // friend's it plays now); "Te toca" alerts are for a game on the server; muting, for a
+  // friend's reactions (only the other seat's reach this one)
+  const friend = isFriendGame(g.view) && !g.local;
+  const computerPlays = !isFriendGame(g.view) || g.presence.current?.state === "computer";
+  const notifications = "Notification" in window && !g.local;
   const dialog = openDialog({
     title: "Menú",
     className: "menu",
@@ -80,11 +87,11 @@ export function openMenu(g) {
       h("div", { class: "menu-group" },
         hints,
         h("p", { class: "small note", id: "hints-note" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
-        h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de tu contrario:"),
-        speedRow(),
+        computerPlays ? h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de la computadora:") : null,
+        computerPlays ? speedRow() : null,
         notifications ? alerts : null,
         notifications ? alertsLine : null,
-        g.reactions.muteSwitch()),
+        friend ? g.reactions.muteSwitch() : null),
       h("div", { class: "menu-group" },
         g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",
           onclick: then(() => openWatchInvite(g)) }, "Invitar a mirar la partida") : null,
