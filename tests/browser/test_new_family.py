@@ -17,8 +17,10 @@ from playwright.sync_api import Locator, Page
 from websockets.sync.client import connect as ws_connect
 
 from tests.browser.test_offline import KIT_SAID, TURN_OR_SHEET, play_turn_by_clicks
+from tests.browser.test_replay import finished_computer_match
 from tests.support.browserkit import PHONE, Player
 from tests.support.srvkit import ServerProc
+from tests.support.tablekit import assert_on_screen, box
 
 pytestmark = pytest.mark.browser
 
@@ -295,3 +297,49 @@ def test_the_menu_offers_each_setting_only_where_it_means_something(
     page.wait_for_selector(".mesa[data-seq] .opp-name >> text=Tío Juan")
     text = menu_settings(page)
     assert pace not in text and "Velocidad" not in text and alerts in text and mute in text, text
+
+
+# -- item 6: the replay fits a phone ---------------------------------------------------------
+
+
+def box_of(page: Page, selector: str) -> dict[str, float]:
+    found = box(page, selector)
+    assert found is not None, selector
+    return found
+
+
+def assert_replay_fits(page: Page, *shown: str) -> None:
+    """No page scroll; ``shown`` and the controls wholly on screen, none under the dock."""
+    height, scroll = page.evaluate("() => [innerHeight, document.scrollingElement.scrollHeight]")
+    assert scroll <= height + 1, f"the page scrolls: {scroll} > {height}"
+    assert_on_screen(page, ".r-words", ".r-controls", *shown)
+    dock = box_of(page, ".r-dock")
+    for selector in shown:
+        assert box_of(page, selector)["bottom"] <= dock["top"] + 1, f"{selector} under the dock"
+
+
+def test_the_replay_fits_a_phone_and_stepping_never_scrolls(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
+    room = finished_computer_match(web_server)
+    link = httpx.post(
+        f"{web_server.base}/api/replays", json={"token": room["token"], "match": 1}, timeout=10
+    ).json()
+    steps = httpx.get(f"{web_server.base}/api/replays/{link['code']}", timeout=10).json()["steps"]
+    end = next(i for i, s in enumerate(steps) if any(e["kind"] == "hand_end" for e in s["events"]))
+    me = make_player(viewport=PHONE)
+    me.goto(link["url"])
+    page = me.page
+    page.wait_for_selector(".replay[data-step='0']")
+    hands = (".r-hand[data-seat='1']", ".r-table", ".r-hand[data-seat='0']")
+    forward = page.get_by_role("button", name="Siguiente →")
+    for step in range(6):  # both hands and the table in sight at every step, my own too
+        assert_replay_fits(page, *hands)
+        forward.click()
+        page.wait_for_selector(f".replay[data-step='{step + 1}']")
+    me.screenshot("repeticion-cabe-360x740")
+    # a hand's end: its result in sight, the page still not scrolled
+    page.get_by_role("slider", name="Jugada").fill(str(end))
+    page.wait_for_selector(f".replay[data-step='{end}']")
+    assert_replay_fits(page, ".r-result h2")
+    assert page.locator(".r-result h2").inner_text() == "Fin de la mano 1"
