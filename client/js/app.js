@@ -343,7 +343,8 @@ async function showJoin(invite) {
   // a game of this device's own, to offer beside the invitation (or instead, when full)
   const session = loadSession();
   const resume = session && !session.finished ? () => startGame(session) : null;
-  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio(), resume });
+  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio(), resume,
+    retry: () => showJoin(invite) });
   show("unirse", page);
   focusMain();
 }

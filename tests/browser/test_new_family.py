@@ -18,6 +18,7 @@ from websockets.sync.client import connect as ws_connect
 
 from tests.browser.test_offline import KIT_SAID, TURN_OR_SHEET, play_turn_by_clicks
 from tests.browser.test_replay import finished_computer_match
+from tests.support.a11y import assert_no_violations
 from tests.support.browserkit import PHONE, Player
 from tests.support.srvkit import ServerProc
 from tests.support.tablekit import assert_on_screen, box
@@ -343,3 +344,28 @@ def test_the_replay_fits_a_phone_and_stepping_never_scrolls(
     page.wait_for_selector(f".replay[data-step='{end}']")
     assert_replay_fits(page, ".r-result h2")
     assert page.locator(".r-result h2").inner_text() == "Fin de la mano 1"
+
+
+# -- item 7: the error pages ---------------------------------------------------------------
+
+
+def test_a_bad_invitation_says_so_at_once_and_an_unknown_address_leads_home(
+    make_player: MakePlayer,
+) -> None:
+    me = make_player(viewport=PHONE)
+    page = me.page
+    me.goto("/j/ZZZZZZZZ")
+    page.get_by_role("heading", level=1, name="No encontramos esa invitación").wait_for()
+    assert page.get_by_label("¿Cómo te llamas?").count() == 0  # no name asked for first
+    assert "Revisa el enlace" in page.get_by_role("alert").first.inner_text()
+    page.get_by_role("button", name="Ir al inicio").click()
+    page.wait_for_selector("main[data-screen='inicio']")
+    assert page.evaluate("() => location.pathname") == "/"
+    # an address that is nothing of ours: the site's look, and the way home
+    me.goto("/no-existe")
+    page.get_by_role("heading", level=1, name="Esa página no existe.").wait_for()
+    felt = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+    assert felt == "rgb(13, 92, 58)", felt
+    assert_no_violations(page, "an unknown address")
+    page.get_by_role("link", name="Ir al inicio").click()
+    page.wait_for_selector("main[data-screen='inicio']")

@@ -1,20 +1,39 @@
 // The invitation (/j/<code>): who invites, as the server stored it (never what a link
-// says), the name field, and "Sentarme a la mesa".
+// says), the name field, and "Sentarme a la mesa"; an invitation the server does not know
+// is said at once.
 
 import { invitation, joinRoom } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
 import { seatFrom } from "../lib/store.js";
 import { nameField, readName } from "./inicio.js";
 
-/** Who invites: {host, turns, open}; host null when the server says the host gave no name,
- * or cannot say. */
+/** Who invites: {host, turns, open, room}, host null when the host gave no name; or
+ * {error} when the server does not know the invitation or cannot be asked. */
 async function inviterOf(invite) {
   try {
     const answer = await invitation(invite);
-    return { host: answer.host || null, turns: Boolean(answer.turns), open: answer.open !== false };
-  } catch {
-    return { host: null, turns: false, open: true };
+    return { host: answer.host || null, turns: Boolean(answer.turns), open: answer.open !== false,
+      room: answer.room || null };
+  } catch (error) {
+    return { error };
   }
+}
+
+/** The invitation cannot be opened: said at once, before any name is asked for. */
+function failedPage(error, nav) {
+  const unknown = error.code === "invite_unknown";
+  return h("section", { class: "page narrow" },
+    h("h1", {}, unknown ? "No encontramos esa invitación" : "No pudimos abrir la invitación"),
+    h("p", { class: "error-line", role: "alert" }, unknown
+      ? "Revisa el enlace que te mandaron (puede que le falte un pedazo), o pídele a quien te invitó que te lo mande otra vez."
+      : error.message),
+    h("div", { class: "button-row" },
+      unknown ? null : h("button", { type: "button", class: "btn primary", onclick: nav.retry }, "Probar otra vez"),
+      h("button", { type: "button", class: "btn" + (unknown ? " primary" : ""), onclick: () => {
+        window.history.replaceState(null, "", "/");
+        nav.inicio();
+      } }, "Ir al inicio")),
+    resumeButton(nav.resume));
 }
 
 /** "Mejor sigo mi partida de antes": this device's own game (`resume`), or null. */
@@ -29,10 +48,12 @@ function homeLink(nav) {
       "Ir al inicio"));
 }
 
-/** The invitation page. `nav`: {game(session), inicio(), resume: a game of this device's
- * own to go back to, or null}. */
+/** The invitation page. `nav`: {game(session), inicio(), retry() (ask again), resume: a
+ * game of this device's own to go back to, or null}. */
 export async function invitationScreen(invite, nav) {
-  const { host, turns, open } = await inviterOf(invite);
+  const found = await inviterOf(invite);
+  if (found.error) return failedPage(found.error, nav);
+  const { host, turns, open } = found;
   const title = h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!");
   if (!open) {
     // both seats are taken (this device holds neither: app.js would have gone to it)
