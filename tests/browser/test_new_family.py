@@ -369,3 +369,34 @@ def test_a_bad_invitation_says_so_at_once_and_an_unknown_address_leads_home(
     assert_no_violations(page, "an unknown address")
     page.get_by_role("link", name="Ir al inicio").click()
     page.wait_for_selector("main[data-screen='inicio']")
+
+
+# -- item 8: a failed start keeps its button and points to Jugar sin conexión ----------------
+
+
+def test_a_failed_start_keeps_its_button_and_points_to_jugar_sin_conexion(
+    make_player: MakePlayer,
+) -> None:
+    me = make_player(viewport=PHONE)
+    me.goto("/")
+    page = me.page
+    page.wait_for_selector("main[data-screen='inicio']")
+    me.context.set_offline(True)
+    computer = page.get_by_role("region", name="Jugar contra la computadora")
+    normal = computer.get_by_role("button", name=re.compile("^Normal"))
+    normal.click()
+    alert = page.locator("#inicio-error")
+    alert.wait_for()
+    said = alert.inner_text()
+    assert "Jugar sin conexión" in said and "aquí abajo" in said, said
+    # the button as it was: its name, and the line under it on a line of its own
+    page.wait_for_function(
+        "() => !document.querySelector('button[data-level=normal][aria-disabled]')"
+    )
+    assert normal.inner_text().split("\n") == ["Normal", "un buen reto"]
+    # and "Jugar sin conexión" is just below the message, in sight
+    below = offline_section(page)
+    gap = box_of(page, ".sin-conexion")["top"] - box_of(page, "#inicio-error")["bottom"]
+    assert 0 <= gap <= 24, gap
+    assert_on_screen(page, "#inicio-error", ".sin-conexion h2")
+    below.get_by_role("button", name=re.compile("^Fácil")).wait_for()

@@ -23,6 +23,11 @@ export function readName(id) {
   return value;
 }
 
+/** A table could not be asked for: no server (the message points to the section that is
+ * moved right under it). */
+const NO_SERVER = "No hay conexión con el servidor, así que no se pudo preparar la mesa. " +
+  "Sin internet también puedes jugar con la computadora: toca «Jugar sin conexión», aquí abajo.";
+
 const LEVELS = {
   facil: ["Fácil", "para aprender"],
   normal: ["Normal", "un buen reto"],
@@ -41,9 +46,17 @@ export function inicioScreen(nav, message = null) {
   if (offline && !message) message = "No hay conexión ahora mismo. Puedes jugar con la computadora sin conexión.";
   const status = h("p", { class: "error-line", role: "alert", id: "inicio-error" }, message || "");
   if (!message) status.hidden = true;
+  const offlineSection = offlineChoice(nav.local);
   const fail = (error) => {
-    status.textContent = error.message;
     status.hidden = false;
+    if (error.code !== "network") {
+      status.textContent = error.message;
+      return;
+    }
+    // no server to start a table on: the computer with no server, right below the message
+    status.textContent = NO_SERVER;
+    status.after(offlineSection);
+    status.scrollIntoView({ block: "nearest" });
   };
 
   // a finished match is not continued (it is in Mis partidas, with its rematch)
@@ -131,7 +144,7 @@ export function inicioScreen(nav, message = null) {
       h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
     status,
     continueBlock,
-    offline ? offlineChoice(nav.local) : null,
+    offline ? offlineSection : null,
     myGamesSection({ open: (seat) => nav.game(seat), replay: (seat, match) => nav.replay(seat.token, match),
       local: (redraw) => localGameItems({ openLocal: nav.openLocal }, redraw),
       listed: (entries) => {
@@ -146,7 +159,7 @@ export function inicioScreen(nav, message = null) {
     h("section", { class: "choice", "aria-labelledby": "t-computadora" },
       h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
       h("div", { class: "button-row two" }, computerButtons)),
-    offline ? null : offlineChoice(nav.local),
+    offline ? null : offlineSection,
     h("section", { class: "choice", "aria-labelledby": "t-amigo" },
       h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
       h("div", { class: "check" }, turns,
