@@ -19,7 +19,7 @@ from websockets.sync.client import connect as ws_connect
 from tests.browser.test_offline import KIT_SAID, TURN_OR_SHEET, play_turn_by_clicks
 from tests.browser.test_replay import finished_computer_match
 from tests.support.a11y import assert_no_violations
-from tests.support.browserkit import PHONE, Player
+from tests.support.browserkit import PHONE, Player, assert_fits
 from tests.support.srvkit import ServerProc
 from tests.support.tablekit import assert_on_screen, box
 
@@ -400,3 +400,40 @@ def test_a_failed_start_keeps_its_button_and_points_to_jugar_sin_conexion(
     assert 0 <= gap <= 24, gap
     assert_on_screen(page, "#inicio-error", ".sin-conexion h2")
     below.get_by_role("button", name=re.compile("^Fácil")).wait_for()
+
+
+# -- item 9: names -------------------------------------------------------------------------
+
+LONG_NAME = "Abuela Rosa Mercedes"  # 20 characters, the longest name the server takes
+
+
+def test_the_invitee_is_asked_for_a_name_once_more_and_names_are_never_cut(
+    make_player: MakePlayer,
+) -> None:
+    abuela = make_player(viewport=PHONE)
+    abuela.goto("/")
+    abuela.page.get_by_label("¿Cómo te llamas?").fill(LONG_NAME)
+    abuela.page.get_by_role("button", name=re.compile("^Jugar con un amigo")).click()
+    link = abuela.page.locator("[data-invite-link]").get_attribute("href") or ""
+    juan = make_player(viewport=PHONE)
+    page = juan.page
+    page.goto(link)
+    sit = page.get_by_role("button", name="Sentarme a la mesa")
+    sit.click()  # no name typed: asked once more, kindly, and nothing joined yet
+    ask = page.locator(".name-ask")
+    ask.wait_for()
+    assert f"para que {LONG_NAME} sepa quién llegó" in ask.inner_text()
+    assert page.evaluate("() => document.activeElement.id") == "nombre-invitado"
+    assert page.locator("main[data-screen='unirse']").count() == 1
+    page.get_by_label("¿Cómo te llamas?").fill("Tío Juan")
+    sit.click()
+    page.wait_for_selector(".mesa[data-seq]")
+    abuela.page.locator(".notice", has_text="¡Tío Juan llegó!").wait_for()
+    # at 360 px the score box shows the whole name (it wraps), and la mesa still fits
+    who = page.locator(".score.them .who")
+    assert who.inner_text() == LONG_NAME
+    width = who.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert width[0] <= width[1], f"cut: {width}"
+    page.wait_for_selector(".mesa[data-busy='false']")
+    assert_fits(page)
+    juan.screenshot("nombre-largo-360x740")

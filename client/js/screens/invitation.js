@@ -64,10 +64,21 @@ export async function invitationScreen(invite, nav) {
   }
   const status = h("p", { class: "error-line", role: "alert" });
   status.hidden = true;
+  // no name typed: asked once more, kindly (the host would read "¡Jugador 2 llegó!")
+  const ask = h("p", { class: "notice name-ask", role: "alert" });
+  ask.hidden = true;
   const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
   const onsubmit = async (event) => {
     event.preventDefault();
     if (button.getAttribute("aria-disabled")) return;
+    const field = document.getElementById("nombre-invitado");
+    if (!(field?.value || "").trim() && ask.hidden) {
+      ask.textContent = `¿Cómo te llamas? Escribe tu nombre para que ${host || "tu familia"} sepa quién llegó. ` +
+        "Si prefieres no decirlo, toca otra vez «Sentarme a la mesa».";
+      ask.hidden = false;
+      field?.focus();
+      return;
+    }
     busy(button, "Entrando…");
     try {
       const name = readName("nombre-invitado");
@@ -86,7 +97,7 @@ export async function invitationScreen(invite, nav) {
       : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
     turns ? h("p", { class: "turns-note" }, h("strong", {}, "Es una partida por turnos: "),
       "cada uno juega cuando pueda, aunque pasen días. La encuentras luego en «Mis partidas».") : null,
-    h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
+    h("form", { onsubmit }, nameField("nombre-invitado"), ask, status, button),
     resumeButton(nav.resume),
     homeLink(nav));
 }
