@@ -6,7 +6,7 @@
 import { rejoin, replay, replayLink } from "./lib/api.js";
 import { announce, h } from "./lib/dom.js";
 import {
-  clearSession, forgetSeat, loadSession, saveSession, seatForInvite, seatFrom,
+  clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
 } from "./lib/store.js";
 import {
   forgetLocalGame, loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
@@ -344,7 +344,8 @@ async function showJoin(invite) {
   const session = loadSession();
   const resume = session && !session.finished ? () => startGame(session) : null;
   const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio(), resume,
-    retry: () => showJoin(invite) });
+    retry: () => showJoin(invite), held: (room) => loadSeats().find((s) => s.room === room) || null });
+  if (!page) return; // this device sits at that table: la mesa is open
   show("unirse", page);
   focusMain();
 }

@@ -199,6 +199,7 @@ class Lobby:
             "host": None if host == DEFAULT_NAMES[0] else host,
             "open": state.names[1] is None,
             "turns": state.turns,
+            "room": room_id,  # a device holding a seat there goes to its table instead
         }
 
     async def summary(self, room_id: str) -> dict[str, Any]:

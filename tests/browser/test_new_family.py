@@ -19,9 +19,16 @@ from websockets.sync.client import connect as ws_connect
 from tests.browser.test_offline import KIT_SAID, TURN_OR_SHEET, play_turn_by_clicks
 from tests.browser.test_replay import finished_computer_match
 from tests.support.a11y import assert_no_violations
-from tests.support.browserkit import PHONE, Player, assert_fits
-from tests.support.srvkit import ServerProc
-from tests.support.tablekit import assert_on_screen, box
+from tests.support.browserkit import LAPTOP, PHONE, Player, assert_fits
+from tests.support.srvkit import ServerProc, my_turn
+from tests.support.tablekit import (
+    assert_on_screen,
+    box,
+    computer_room,
+    event_of,
+    hold_seat,
+    play_by_socket,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -437,3 +444,119 @@ def test_the_invitee_is_asked_for_a_name_once_more_and_names_are_never_cut(
     page.wait_for_selector(".mesa[data-busy='false']")
     assert_fits(page)
     juan.screenshot("nombre-largo-360x740")
+
+
+# -- item 10: words ------------------------------------------------------------------------
+
+
+def test_the_end_of_a_hand_is_said_without_a_capital_mid_sentence(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
+    room = computer_room(web_server)
+    end = play_by_socket(web_server, room["token"], event_of("hand_end"))
+    me = make_player(viewport=PHONE)
+    hold_seat(me, room, since=end["seq"] - 1, active=True)  # it was at the table
+    me.goto("/")
+    me.page.get_by_role("dialog", name="Fin de la mano 1").wait_for()
+    me.page.wait_for_function(
+        "() => document.getElementById('announcer').textContent.includes('sumaste')"
+    )
+    said = me.page.locator("#announcer").text_content() or ""
+    assert re.search(
+        r"Tú sumaste \d+, la computadora \d+\. En la partida: tú \d+, la computadora \d+\.", said
+    ), said
+
+
+def test_words_on_a_laptop_and_in_como_se_juega(make_player: MakePlayer) -> None:
+    me = make_player(viewport=LAPTOP)
+    me.goto("/")
+    page = me.page
+    tagline = page.locator(".tagline").inner_text()
+    assert "celular" not in tagline, tagline  # a laptop is no phone
+    page.get_by_role("button", name="Cómo se juega").click()
+    text = page.locator("main").inner_text()
+    assert "nada más" not in text  # "solo" said once
+    assert "Llevarte solo se lleva las iguales y los montones, y deja las sumas" in " ".join(
+        text.split()
+    )
+
+
+def double_pile_on_my_turn(server: ServerProc) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A computer room played over a websocket up to my turn with a double pile among the
+    server's build ideas; returns the room and that option."""
+
+    def wanted(msg: dict[str, Any]) -> bool:
+        view = msg.get("view")
+        if msg.get("type") == "event" and msg["event"]["kind"] == "match_end":
+            return True
+        return bool(view and my_turn(view) and double_option(view))
+
+    for _ in range(8):
+        room = computer_room(server)
+        found = play_by_socket(server, room["token"], wanted)
+        view = found.get("view")
+        if view and my_turn(view):
+            option = double_option(view)
+            assert option is not None
+            return room, option
+    raise AssertionError("no double pile to build in eight matches")
+
+
+def double_option(view: dict[str, Any]) -> dict[str, Any] | None:
+    return next((o for o in view["options"] if any(b["double"] for b in o["builds"])), None)
+
+
+def test_a_double_pile_is_called_double_on_its_button(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
+    room, option = double_pile_on_my_turn(web_server)
+    idea = next(b for b in option["builds"] if b["double"])
+    me = make_player(viewport=PHONE)
+    hold_seat(me, room, since=None, active=True)
+    me.goto("/")
+    page = me.page
+    me.wait_my_turn()
+    page.click(f".hand .card[data-code='{option['card']}']")
+    page.get_by_role("button", name="Construir", exact=True).click()
+    ideas = page.get_by_role("list", name="Montones que puedes hacer")
+    ideas.get_by_role("button", name=re.compile(f"^Montón doble de {idea['value']}:")).first.click()
+    confirm = page.locator(f".build-panel .build-confirm[data-value='{idea['value']}']")
+    assert confirm.inner_text() == f"Construir montón doble de {idea['value']}"
+
+
+def test_the_host_who_carried_her_game_away_opens_her_own_link_at_her_table(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
+    room = httpx.post(
+        f"{web_server.base}/api/rooms", json={"mode": "friend", "name": "Abuela Rosa"}, timeout=10
+    ).json()
+    moved = httpx.post(
+        f"{web_server.base}/api/rejoin-codes", json={"token": room["token"]}, timeout=10
+    ).json()
+    phone = make_player(viewport=PHONE)  # her new phone: the game carried there
+    phone.goto(moved["url"])
+    page = phone.page
+    page.wait_for_selector("main[data-screen='mesa'] .mesa")
+    phone.goto(f"/j/{room['invite']}")  # her own invitation link, opened there
+    page.wait_for_selector("main[data-screen='mesa'] .mesa")
+    assert "te invitó" not in page.locator("main").inner_text()
+    assert page.evaluate("() => location.pathname") == "/"
+
+
+def test_inicio_shows_the_game_left_here_once(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
+    left, other = computer_room(web_server), computer_room(web_server)
+    me = make_player(viewport=PHONE)
+    hold_seat(me, left, since=None, active=False)
+    seats = [
+        {"room": r["room"], "seat": 0, "token": r["token"], "since": None, "mode": "computer"}
+        for r in (left, other)
+    ]
+    me.page.evaluate("(s) => localStorage.setItem('casino.asientos', JSON.stringify(s))", seats)
+    me.goto("/")
+    page = me.page
+    resume = page.get_by_role("button", name=re.compile("^Continuar partida"))
+    resume.get_by_text("con la computadora (Fácil) · Te toca").wait_for()
+    page.locator(f".mis-partidas .game[data-room='{other['room']}']").wait_for()
+    assert page.locator(f".mis-partidas .game[data-room='{left['room']}']").count() == 0

@@ -6,7 +6,7 @@ import { createRoom, rejoin, useCode } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
 import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/store.js";
 import { localGameItems, offlineChoice } from "./localgames.js";
-import { myGamesSection } from "./mygames.js";
+import { continueLine, myGamesSection } from "./mygames.js";
 
 /** "¿Cómo te llamas?": the name this device remembers (the server says what it accepts). */
 export function nameField(id) {
@@ -59,11 +59,16 @@ export function inicioScreen(nav, message = null) {
     status.scrollIntoView({ block: "nearest" });
   };
 
-  // a finished match is not continued (it is in Mis partidas, with its rematch)
-  const continueBlock = session && !session.finished ? h("div", { class: "continue" },
+  // a finished match is not continued (it is in Mis partidas, with its rematch); the one
+  // continued here is not listed again in Mis partidas: this button says how it goes
+  let continuing = session && !session.finished ? session.token : null;
+  const continueSub = h("span", { class: "sub" }, "la que dejaste en este dispositivo");
+  const continueActions = h("div", { class: "g-actions" });
+  continueActions.hidden = true;
+  const continueBlock = continuing ? h("div", { class: "continue" },
     h("button", { type: "button", class: "btn big primary continue-game",
-      onclick: () => nav.game(session) }, "Continuar partida",
-      h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null;
+      onclick: () => nav.game(session) }, "Continuar partida", continueSub),
+    continueActions) : null;
 
   const play = async (button, busyText, body) => {
     if (button.getAttribute("aria-disabled")) return;
@@ -141,7 +146,7 @@ export function inicioScreen(nav, message = null) {
         h("span", { class: "hero-card black" }, "A♠"), h("span", { class: "hero-card red" }, "10♦"),
         h("span", { class: "hero-card black" }, "2♠")),
       h("h1", {}, "Casino dominicano"),
-      h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
+      h("p", { class: "tagline" }, "El juego de cartas de la familia, para jugar desde donde estés.")),
     status,
     continueBlock,
     offline ? offlineSection : null,
@@ -153,7 +158,14 @@ export function inicioScreen(nav, message = null) {
         if (mine && mine.game.status === "finished") {
           markFinished(session.token);
           continueBlock?.remove();
+          continuing = null; // listed in Mis partidas instead
         }
+      },
+      apart: () => continuing,
+      shown: (game, actions) => {
+        continueSub.textContent = continueLine(game);
+        continueActions.replaceChildren(...actions);
+        continueActions.hidden = actions.length === 0;
       } }),
     nameField("nombre"),
     h("section", { class: "choice", "aria-labelledby": "t-computadora" },

@@ -48,11 +48,18 @@ function homeLink(nav) {
       "Ir al inicio"));
 }
 
-/** The invitation page. `nav`: {game(session), inicio(), retry() (ask again), resume: a
- * game of this device's own to go back to, or null}. */
+/** The invitation page, or null when this device holds a seat at that table (it moved
+ * there with a rejoin code, say: the host opening her own link): then `nav.game` opens it.
+ * `nav`: {game(session), inicio(), retry() (ask again), held(room) (this device's seat in
+ * `room`, or null), resume: a game of this device's own to go back to, or null}. */
 export async function invitationScreen(invite, nav) {
   const found = await inviterOf(invite);
   if (found.error) return failedPage(found.error, nav);
+  const mine = found.room ? nav.held(found.room) : null;
+  if (mine) {
+    nav.game({ ...mine, invite: invite.toUpperCase() }); // and straight there next time
+    return null;
+  }
   const { host, turns, open } = found;
   const title = h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!");
   if (!open) {
