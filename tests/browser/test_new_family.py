@@ -127,6 +127,7 @@ def test_back_closes_what_was_opened_and_never_leaves_the_table_without_asking(
     ask = page.get_by_role("dialog", name="¿Salir de la mesa?")
     ask.wait_for()
     assert page.locator("main[data-screen='mesa']").count() == 1
+    assert_no_violations(page, "¿Salir de la mesa?")
     ask.get_by_role("button", name="Seguir jugando").click()
     ask.wait_for(state="detached")
     page.go_back()  # asked again: Back closes the question, the table stays
@@ -251,6 +252,7 @@ def test_por_turnos_offers_the_computer_only_after_the_long_wait(
     assert "primary" not in (offer.get_attribute("class") or "")
     assert page.locator(".actions .ask-computer, .btn.primary.ask-computer").count() == 0
     abuela.screenshot("por-turnos-espera-larga-360x740")
+    assert_no_violations(page, "por turnos, after the long wait")
     offer.click()
     page.get_by_role("dialog", name="¿Que la computadora juegue por Tío Juan?").get_by_role(
         "button", name="Sí, en Fácil"
@@ -351,6 +353,7 @@ def test_the_replay_fits_a_phone_and_stepping_never_scrolls(
     page.wait_for_selector(f".replay[data-step='{end}']")
     assert_replay_fits(page, ".r-result h2")
     assert page.locator(".r-result h2").inner_text() == "Fin de la mano 1"
+    assert_no_violations(page, "the replay on a phone, at a hand's end")
 
 
 # -- item 7: the error pages ---------------------------------------------------------------
@@ -365,6 +368,7 @@ def test_a_bad_invitation_says_so_at_once_and_an_unknown_address_leads_home(
     page.get_by_role("heading", level=1, name="No encontramos esa invitación").wait_for()
     assert page.get_by_label("¿Cómo te llamas?").count() == 0  # no name asked for first
     assert "Revisa el enlace" in page.get_by_role("alert").first.inner_text()
+    assert_no_violations(page, "an unknown invitation")
     page.get_by_role("button", name="Ir al inicio").click()
     page.wait_for_selector("main[data-screen='inicio']")
     assert page.evaluate("() => location.pathname") == "/"
@@ -432,6 +436,7 @@ def test_the_invitee_is_asked_for_a_name_once_more_and_names_are_never_cut(
     assert f"para que {LONG_NAME} sepa quién llegó" in ask.inner_text()
     assert page.evaluate("() => document.activeElement.id") == "nombre-invitado"
     assert page.locator("main[data-screen='unirse']").count() == 1
+    assert_no_violations(page, "the invitation asking for a name once more")
     page.get_by_label("¿Cómo te llamas?").fill("Tío Juan")
     sit.click()
     page.wait_for_selector(".mesa[data-seq]")
