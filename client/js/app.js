@@ -109,8 +109,13 @@ window.addEventListener("popstate", (event) => {
 
 const nav = {
   inicio: (message) => showInicio(message),
-  opening: () => {
-    tableOpening = true;
+  /** A table was asked for (`on`), or could not be had after all (`on` false). */
+  opening: (on = true) => {
+    tableOpening = on;
+    if (!on && kitWaiting) {
+      kitWaiting = false;
+      whenIdle(kitWhenIdle);
+    }
   },
   game: (session) => startGame(session),
   join: (invite) => showJoin(invite),

@@ -36,8 +36,8 @@ const LEVELS = {
 
 /**
  * Inicio. `nav`: {game(session), join(invite), page(which), replay(token, match),
- * local(level) (a new game with no server), openLocal(id), opening() (a table was asked
- * for)}; `message`: an error or news to
+ * local(level) (a new game with no server), openLocal(id), opening(on) (a table was asked
+ * for, or could not be had)}; `message`: an error or news to
  * show on top (said at once), or null.
  */
 export function inicioScreen(nav, message = null) {
@@ -79,6 +79,7 @@ export function inicioScreen(nav, message = null) {
       const data = await createRoom({ ...body, name: name || undefined });
       nav.game(seatFrom(data, { mode: body.mode, invite_url: data.invite_url, invite: data.invite }));
     } catch (error) {
+      nav.opening?.(false);
       unbusy(button);
       fail(error);
     }
