@@ -1,15 +1,17 @@
-"""How many bytes the browser fetches before the first playable table: Inicio, "Fácil",
-and la mesa with my turn on (HTTP only; the websocket's frames are not counted).
+"""How many bytes the browser fetches on a first visit, in the order a new player meets
+them: Inicio up, then (nothing tapped, the page idle) the offline game's kit, then "Fácil"
+and la mesa with my turn on; and on a second visit (HTTP only; the websocket's frames are
+not counted).
 
     .venv/bin/python benchmarks/client_bytes.py            # needs /usr/bin/chromium
 
-Prints, for a first visit (empty cache) and a second one (the service worker's cache):
-the bytes on the wire (headers included, compressed as sent) and the bytes of the files
-once decoded (what the wire would carry without gzip). Then the offline game's kit (sw.js
-`KIT`: the engine and the players): how many of its files the server was asked for before
-the first table (Inicio open, nothing clicked: none expected) and after it (the service
-worker fetching them once the table is up), and its bytes as the server sends them
-(gzip bodies, without headers)."""
+Prints, for each step, the bytes on the wire the page fetched (headers included, compressed
+as sent) and the bytes of those files once decoded (what the wire would carry without gzip).
+Then the offline game's kit (sw.js `KIT`: the engine and the players, fetched by the service
+worker, whose requests the page does not see: counted in the server's access log): how many
+of its files the server was asked for before Inicio was up (none expected), how many once
+Inicio was up and idle, how long after Inicio was up the page knew it was kept, and its bytes
+as the server sends them (gzip bodies, without headers)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,42 +46,45 @@ def kit_requests(log: str, kit: list[str]) -> int:
     return sum(1 for line in log.splitlines() for url in kit if f'"GET {url} ' in line)
 
 
-def visit(page: Any, base: str, played: bool, before_click: Any = None) -> tuple[int, int, int]:
-    """Bytes on the wire, bytes decoded, requests, until the table is playable."""
-    wire = decoded = requests = 0
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
+class Meter:
+    """The page's own network traffic (Chrome DevTools Protocol), read at each step."""
 
-    def finished(event: dict[str, Any]) -> None:
-        nonlocal wire, requests
-        wire += int(event["encodedDataLength"])
-        requests += 1
+    def __init__(self, page: Any) -> None:
+        self.wire = self.decoded = self.requests = 0
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Network.enable")
+        self.cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
+        self.cdp.on("Network.loadingFinished", self._finished)
+        self.cdp.on("Network.dataReceived", self._data)
 
-    def data(event: dict[str, Any]) -> None:
-        nonlocal decoded
-        decoded += int(event["dataLength"])
+    def _finished(self, event: dict[str, Any]) -> None:
+        self.wire += int(event["encodedDataLength"])
+        self.requests += 1
 
-    cdp.on("Network.loadingFinished", finished)
-    cdp.on("Network.dataReceived", data)
-    page.goto(base + "/")
-    if not played:
-        page.wait_for_selector("main[data-screen='inicio']")
-        page.wait_for_load_state("networkidle")
-        if before_click is not None:
-            before_click()
-        page.click("button[data-level='facil']")
+    def _data(self, event: dict[str, Any]) -> None:
+        self.decoded += int(event["dataLength"])
+
+    def read(self) -> tuple[int, int, int]:
+        return self.wire, self.decoded, self.requests
+
+    def close(self) -> None:
+        self.cdp.detach()
+
+
+def since(now: tuple[int, int, int], before: tuple[int, int, int]) -> tuple[int, int, int]:
+    wire, decoded, requests = (a - b for a, b in zip(now, before, strict=True))
+    return wire, decoded, requests
+
+
+def playable(page: Any) -> None:
     page.wait_for_selector(".mesa[data-my-turn='true'][data-busy='false']")
     page.wait_for_load_state("networkidle")
-    cdp.detach()
-    return wire, decoded, requests
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProc(Path(tmp), {"ACCESS_LOG": "1", "LOG_LEVEL": "info"}).start()
         kit = kit_urls()
-        seen: dict[str, int] = {}
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(
@@ -86,20 +92,30 @@ def main() -> None:
                 )
                 context = browser.new_context(viewport={"width": 360, "height": 740})
                 page = context.new_page()
-                first = visit(
-                    page,
-                    server.base,
-                    played=False,
-                    before_click=lambda: seen.update(before=kit_requests(server.read_log(), kit)),
-                )
+                meter = Meter(page)
+                page.goto(server.base + "/")
+                page.wait_for_selector("main[data-screen='inicio']")
+                up = time.monotonic()
+                before_inicio = kit_requests(server.read_log(), kit)
+                inicio = meter.read()
+                # nothing tapped: the page goes idle and its service worker keeps the kit
                 page.wait_for_selector("html[data-sin-conexion='lista']", state="attached")
-                seen["after"] = kit_requests(server.read_log(), kit) - seen["before"]
-                page.wait_for_function(
-                    "() => navigator.serviceWorker.controller !== null"
-                    " || navigator.serviceWorker.ready"
-                )
+                kept_after = time.monotonic() - up
+                idle_kit = kit_requests(server.read_log(), kit) - before_inicio
+                page.wait_for_load_state("networkidle")
+                idle = meter.read()
+                page.click("button[data-level='facil']")
+                playable(page)
+                table = since(meter.read(), idle)
+                meter.close()
+                after_table = kit_requests(server.read_log(), kit) - before_inicio - idle_kit
                 page.close()
-                again = visit(context.new_page(), server.base, played=True)
+                again_page = context.new_page()
+                meter = Meter(again_page)
+                again_page.goto(server.base + "/")
+                playable(again_page)  # the same table, opened again
+                again = meter.read()
+                meter.close()
                 browser.close()
             kit_bytes = sum(
                 httpx.get(
@@ -109,16 +125,22 @@ def main() -> None:
             )
         finally:
             server.stop()
-    for name, (wire, decoded, requests) in (("first visit", first), ("second visit", again)):
+    steps = (
+        ("first visit, Inicio up", inicio),
+        ("then the page idle", since(idle, inicio)),
+        ("then Fácil, my turn", table),
+        ("second visit, my turn", again),
+    )
+    for name, (wire, decoded, requests) in steps:
         print(
-            f"{name:13}: {wire / 1024:6.1f} KB on the wire, {decoded / 1024:6.1f} KB decoded, "
-            f"{requests} requests"
+            f"{name:22}: {wire / 1024:6.1f} KB on the wire, {decoded / 1024:6.1f} KB decoded, "
+            f"{requests} requests (the page's own)"
         )
-
     print(
-        f"offline kit ({len(kit)} files): {seen['before']} of them asked for before the first "
-        f"table, {seen['after']} after it; {kit_bytes / 1024:.1f} KB as the server sends them "
-        "(gzip bodies)"
+        f"offline kit ({len(kit)} files, fetched by the service worker): {before_inicio} of them "
+        f"asked for before Inicio was up, {idle_kit} once Inicio was up and idle (kept "
+        f"{kept_after:.1f} s after Inicio was up), {after_table} after the first table; "
+        f"{kit_bytes / 1024:.1f} KB as the server sends them (gzip bodies)"
     )
 
 

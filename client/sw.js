@@ -2,8 +2,10 @@
 // files so the page opens at once, refreshes them in the background, and shows a Spanish
 // page when the server cannot be reached. It never touches /api/ or the websocket.
 // What a game with no server needs (KIT: the engine and the players, and the page itself)
-// is fetched only when the page asks for it, once its first online table is up; from then
-// on, a page that cannot reach the server opens the app from here (Jugar sin conexión).
+// is fetched only when the page asks for it: once the first screen is up and the page is
+// idle (never before Inicio, never while a table is being opened), or when the player taps
+// "Jugar sin conexión"; from then on, a page that cannot reach the server opens the app from
+// here (Jugar sin conexión).
 
 const VERSION = "casino-dev"; // the server puts a digest of the client here
 // the files la mesa needs: every module app.js loads (tests/browser/test_client_modules.py
@@ -60,8 +62,8 @@ const SHELL = [
   "/static/icons/icon-192.png",
 ];
 
-// the Web Worker's modules (client/js/play/worker.js and what it imports), fetched after
-// the first online table; "/" (the page) is kept last: its presence says the kit is whole
+// the Web Worker's modules (client/js/play/worker.js and what it imports), fetched when the
+// page asks; "/" (the page) is kept last: its presence says the kit is whole
 const KIT = [
   "/static/js/play/worker.js",
   "/static/js/play/games.js",
@@ -85,11 +87,30 @@ const KIT = [
 ];
 const PAGE = "/";
 
-/** Fetches the kit into `cache` (fresh from the server, not the HTTP cache), then the page. */
+/** Fetches the kit into `cache` (fresh from the server, not the HTTP cache), then the page:
+ * one file at a time, at low priority, so that what the page itself asks for meanwhile (a
+ * table being opened) never waits behind it. */
 async function keepKit(cache) {
-  await cache.addAll(KIT.map((url) => new Request(url, { cache: "reload" })));
-  const page = await fetch(new Request(PAGE, { cache: "reload" }));
-  if (page.ok) await cache.put(PAGE, page);
+  for (const url of [...KIT, PAGE]) {
+    const answer = await fetch(new Request(url, { cache: "reload", priority: "low" }));
+    if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
+    await cache.put(url, answer);
+  }
+}
+
+let keeping = null; // the kit being fetched: a second ask waits for the same fetch
+
+/** The kit in the current cache: fetched unless it is there already. */
+function kitKept() {
+  if (!keeping) {
+    keeping = (async () => {
+      const cache = await caches.open(VERSION);
+      if (!(await cache.match(PAGE))) await keepKit(cache);
+    })().finally(() => {
+      keeping = null;
+    });
+  }
+  return keeping;
 }
 
 self.addEventListener("install", (event) => {
@@ -108,11 +129,10 @@ self.addEventListener("install", (event) => {
 
 self.addEventListener("message", (event) => {
   if (!event.data || event.data.type !== "offline-kit") return;
-  event.waitUntil((async () => {
-    const cache = await caches.open(VERSION);
-    if (!(await cache.match(PAGE))) await keepKit(cache);
-    event.source?.postMessage({ type: "offline-kit-ready" });
-  })().catch(() => undefined));
+  // the page is told either way: it waits for this answer when the player asked to play
+  event.waitUntil(kitKept().then(
+    () => event.source?.postMessage({ type: "offline-kit-ready" }),
+    () => event.source?.postMessage({ type: "offline-kit-failed" })));
 });
 
 self.addEventListener("activate", (event) => {

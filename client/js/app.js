@@ -9,10 +9,11 @@ import {
   clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
 } from "./lib/store.js";
 import {
-  loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
+  forgetLocalGame, loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
 } from "./lib/localstore.js";
 import { inicioScreen } from "./screens/inicio.js";
 import { invitationScreen } from "./screens/invitation.js";
+import { NO_KIT, NO_LOCAL_STORAGE } from "./screens/localgames.js";
 import { LocalMesa } from "./screens/mesa/local.js";
 import { Mesa } from "./screens/mesa/mesa.js";
 import { messagePage, readingScreen } from "./screens/pages.js";
@@ -24,6 +25,11 @@ let running = null; // la mesa or the watched table: it holds a websocket
 let leaveScreen = null; // what the current screen must undo when another one comes
 
 function show(screen, ...children) {
+  // la mesa left for another screen (the replay takes its entry over: openReplay): its
+  // history entry is given back, so that Back from there goes where the player was before
+  if (screen !== "mesa" && screen !== "repeticion" && window.history.state?.casino === MESA_ENTRY) {
+    window.history.back();
+  }
   if (running) {
     running.stop();
     running = null;
@@ -34,6 +40,12 @@ function show(screen, ...children) {
   }
   main.dataset.screen = screen;
   main.replaceChildren(...children);
+  if (screen !== "mesa" && tableOpening) {
+    // the table was not opened after all (a failed start): the kit may come when idle
+    tableOpening = false;
+    if (kitWaiting) whenIdle(kitWhenIdle);
+    kitWaiting = false;
+  }
 }
 
 function focusMain() {
@@ -49,11 +61,65 @@ function toInicio() {
   showInicio();
 }
 
+// ------------------------------------------------------------------ the phone's Back button
+
+// The reading pages opened on Inicio are history entries ({casino: "ayuda" | "sobre", depth}),
+// and so is la mesa ({casino: "mesa"}): Back closes a reading page, and at the table closes
+// what is open or asks before leaving it (Mesa.back): it never leaves the table by itself.
+const MESA_ENTRY = "mesa";
+const READING = ["ayuda", "sobre"];
+
+/** A reading page, as a history entry of its own. */
+function openPage(which) {
+  const state = window.history.state;
+  const depth = READING.includes(state?.casino) ? (state.depth || 1) + 1 : 1;
+  window.history.pushState({ casino: which, depth }, "", window.location.pathname);
+  showPage(which);
+}
+
+/** "Volver al inicio" on a reading page: back past the reading pages opened from Inicio. */
+function leaveReading() {
+  const state = window.history.state;
+  if (READING.includes(state?.casino)) window.history.go(-(state.depth || 1));
+  else showInicio();
+}
+
+/** La mesa is on screen: its history entry, for Back to come to it first. */
+function holdMesaEntry() {
+  if (window.history.state?.casino !== MESA_ENTRY) window.history.pushState({ casino: MESA_ENTRY }, "", "/");
+}
+
+window.addEventListener("popstate", (event) => {
+  const state = event.state;
+  const replayPath = window.location.pathname.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
+  if (replayPath) {
+    showReplay(replayPath[1]);
+  } else if (main.dataset.screen === "mesa" && running) {
+    if (state?.casino !== MESA_ENTRY) {
+      // Back at the table: it closes what is open, or asks; the table keeps its entry
+      window.history.pushState({ casino: MESA_ENTRY }, "", "/");
+      running.back();
+    }
+  } else if (READING.includes(state?.casino)) {
+    showPage(state.casino);
+  } else if (main.dataset.screen === "repeticion" || READING.includes(main.dataset.screen)) {
+    showInicio();
+  }
+});
+
 const nav = {
   inicio: (message) => showInicio(message),
+  /** A table was asked for (`on`), or could not be had after all (`on` false). */
+  opening: (on = true) => {
+    tableOpening = on;
+    if (!on && kitWaiting) {
+      kitWaiting = false;
+      whenIdle(kitWhenIdle);
+    }
+  },
   game: (session) => startGame(session),
   join: (invite) => showJoin(invite),
-  page: (which) => showPage(which),
+  page: (which) => openPage(which),
   replay: (token, match) => openReplay(token, match),
   local: (level) => startNewLocal(level),
   openLocal: (id) => startLocal(id),
@@ -61,9 +127,12 @@ const nav = {
 
 // ------------------------------------------------------------------ what offline play needs
 
-// the engine, the players and the page itself, kept by the service worker once the first
-// online table is up (never before it: a first visit fetches only what la mesa needs)
+// the engine, the players and the page itself, kept by the service worker: asked for when
+// the first screen is up and the page is idle (never before Inicio, never while a table is
+// being opened: then once it is up), or when the player taps "Jugar sin conexión"
 let kitReady = false;
+let tableOpening = false; // a table was asked for and is not up yet: the kit waits for it
+let kitWaiting = false; // the page went idle while a table was opening
 
 /** The kit is kept: said on <html> (data-sin-conexion="lista") and to la mesa's offer. */
 function kitKept() {
@@ -83,18 +152,43 @@ async function checkKit() {
   }
 }
 
-function askForKit() {
-  if (!("serviceWorker" in navigator) || !window.isSecureContext) return;
-  navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit" }))
-    .catch(() => undefined);
+const KIT_WAIT_MS = 30_000; // a kit asked for by the player: how long to wait for it at most
+let kitAnswers = []; // what each ask waits for: the service worker's answer
+
+/** Asks the service worker for the kit; true once it is kept, false when it could not be
+ * fetched (no network, no service worker). */
+async function askForKit() {
+  if (kitReady) return true;
+  if (!("serviceWorker" in navigator) || !window.isSecureContext) return false;
+  try {
+    // no service worker here (blocked, a private window): nothing to wait for
+    if (!(await navigator.serviceWorker.getRegistration())) return false;
+  } catch {
+    return false;
+  }
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => answer(false), KIT_WAIT_MS);
+    function answer(kept) {
+      clearTimeout(timer);
+      kitAnswers = kitAnswers.filter((a) => a !== answer);
+      resolve(kept);
+    }
+    kitAnswers.push(answer);
+    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit" }))
+      .catch(() => answer(false));
+  });
 }
 
 if ("serviceWorker" in navigator) {
   // onmessage (not addEventListener) also starts the worker's messages to this page
   navigator.serviceWorker.onmessage = (event) => {
-    if (event.data && event.data.type === "offline-kit-ready") kitKept();
+    const type = event.data && event.data.type;
+    if (type === "offline-kit-ready") kitKept();
+    if (type === "offline-kit-ready" || type === "offline-kit-failed") {
+      for (const answer of kitAnswers) answer(type === "offline-kit-ready");
+    }
     // a push notification was tapped: its game (sw.js openGame)
-    if (event.data && event.data.type === "open-game") openGameOf(event.data.room);
+    if (type === "open-game") openGameOf(event.data.room);
   };
 }
 
@@ -112,6 +206,27 @@ function openGameOf(room) {
 checkKit();
 // the device went offline: la mesa may offer the offline game (once the kit is known kept)
 window.addEventListener("offline", () => checkKit());
+
+/** The page is idle after its first screen: the kit now, unless a table is being opened. */
+function kitWhenIdle() {
+  if (kitReady) return;
+  if (tableOpening) kitWaiting = true;
+  else askForKit();
+}
+
+/** A table is up (online or not): the kit, if the page went idle while it was opening. */
+function tableIsUp() {
+  tableOpening = false;
+  kitWaiting = false;
+  if (!kitReady) askForKit();
+}
+
+/** Runs `job` when the page has nothing else to do (soon after, where the browser cannot
+ * say). */
+function whenIdle(job) {
+  if ("requestIdleCallback" in window) window.requestIdleCallback(job, { timeout: 5000 });
+  else setTimeout(job, 1000);
+}
 
 // ------------------------------------------------------------------ la mesa
 
@@ -157,7 +272,7 @@ const mesaHooks = {
   openReplay(token, match) {
     openReplay(token, match);
   },
-  tableUp: askForKit,
+  tableUp: tableIsUp,
   offline: {
     available: () => kitReady,
     play: (level) => startNewLocal(level),
@@ -175,42 +290,58 @@ const localHooks = {
   seatMoved() {
     showInicio();
   },
-  lostSession(message) {
+  /** `neverUp`: a game made just now whose table never came up (no kit on this device): it
+   * is let go before Inicio lists the games. */
+  async lostSession(message, neverUp = false) {
+    const current = loadCurrentLocal();
     saveCurrentLocal(null);
+    if (neverUp && current) {
+      await forgetLocalGame(current.id);
+      if (!kitReady) message = NO_KIT;
+    }
     showInicio(message);
   },
   openReplay() {
     // offline games have no replay
   },
-  tableUp: askForKit,
+  tableUp: tableIsUp,
 };
 
-function startLocal(id) {
+/** Opens the offline game `id`; `fresh`: it was made just now (if it cannot start, it is
+ * let go: Mis partidas never lists a game that could not start). */
+function startLocal(id, fresh = false) {
   saveCurrentLocal({ id, active: true });
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
+  tableOpening = true;
   show("mesa");
-  running = new LocalMesa(main, { local: id }, localHooks);
+  holdMesaEntry();
+  running = new LocalMesa(main, { local: id, fresh }, localHooks);
   running.start();
 }
 
+/** "Jugar sin conexión": the kit first (fetched now if this device does not keep it yet and
+ * there is a network), then a new game of this device's. */
 async function startNewLocal(level) {
+  await askForKit();
   const game = newLocalGame(level);
   try {
     await saveLocalGame(game);
   } catch {
-    showInicio("Este navegador no deja guardar partidas en el dispositivo (¿una ventana privada?). Prueba en una ventana normal.");
+    showInicio(NO_LOCAL_STORAGE);
     return;
   }
-  startLocal(game.id);
+  startLocal(game.id, true);
 }
 
 function startGame(session) {
+  tableOpening = true;
   session.active = true;
   saveSession(session);
   const local = loadCurrentLocal(); // the game opened now is the one to come back to
   if (local && local.active) saveCurrentLocal({ ...local, active: false });
   if (window.location.pathname !== "/") window.history.replaceState(null, "", "/");
   show("mesa");
+  holdMesaEntry();
   running = new Mesa(main, session, mesaHooks);
   running.start();
 }
@@ -223,7 +354,7 @@ function showInicio(message = null) {
 }
 
 function showPage(which) {
-  show(which, readingScreen(which, nav));
+  show(which, readingScreen(which, { inicio: leaveReading, page: openPage }));
   focusMain();
 }
 
@@ -231,7 +362,9 @@ async function showJoin(invite) {
   // a game of this device's own, to offer beside the invitation (or instead, when full)
   const session = loadSession();
   const resume = session && !session.finished ? () => startGame(session) : null;
-  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio(), resume });
+  const page = await invitationScreen(invite, { game: startGame, inicio: () => showInicio(), resume,
+    retry: () => showJoin(invite), held: (room) => loadSeats().find((s) => s.room === room) || null });
+  if (!page) return; // this device sits at that table: la mesa is open
   show("unirse", page);
   focusMain();
 }
@@ -255,7 +388,10 @@ async function openReplay(token, match) {
   show("repeticion", messagePage(SEARCHING_REPLAY));
   try {
     const link = await replayLink(token, match);
-    window.history.pushState(null, "", link.url);
+    // from the table: the replay takes the table's entry (Back goes where the player was
+    // before the table)
+    if (window.history.state?.casino === MESA_ENTRY) window.history.replaceState(null, "", link.url);
+    else window.history.pushState(null, "", link.url);
     await showReplay(link.code);
   } catch (error) {
     showInicio(error.message);
@@ -279,12 +415,6 @@ async function showReplay(code) {
   leaveScreen = screen.stop;
   focusMain();
 }
-
-window.addEventListener("popstate", () => {
-  const replayPath = window.location.pathname.match(/^\/p\/([A-Za-z0-9_-]{1,32})\/?$/);
-  if (replayPath) showReplay(replayPath[1]);
-  else if (main.dataset.screen === "repeticion") showInicio();
-});
 
 // ------------------------------------------------------------------ watching
 
@@ -354,11 +484,13 @@ function boot() {
 
 boot();
 
-// the service worker keeps the client's files for a quick start and an offline page
+// the service worker keeps the client's files for a quick start and an offline page, and,
+// once the first screen is up and the page idle, what offline play needs
 if ("serviceWorker" in navigator && window.isSecureContext) {
   window.addEventListener("load", () => {
     navigator.serviceWorker.register("/sw.js").catch(() => {
       // not available (private mode, old browser): the game works the same without it
     });
+    navigator.serviceWorker.ready.then(() => whenIdle(kitWhenIdle)).catch(() => undefined);
   });
 }

@@ -203,6 +203,7 @@ class Lobby:
             "host": None if host == DEFAULT_NAMES[CREATOR] else host,
             "open": any(name is None for name in state.names),
             "turns": state.turns,
+            "room": room_id,  # a device holding a seat there goes to its table instead
         }
 
     async def summary(self, room_id: str) -> dict[str, Any]:

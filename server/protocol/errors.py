@@ -28,8 +28,8 @@ MESSAGES_ES: dict[str, str] = {
     "too_early": "Dale un chance: tu amigo todavía puede volver.",
     "bad_level": "Ese nivel no existe.",
     "turns_wait": (
-        "Es una partida por turnos: tu amigo juega cuando pueda. Si de verdad "
-        "quieres que la computadora juegue por tu amigo, pídelo en el Menú."
+        "Es una partida por turnos: tu amigo juega cuando pueda. Si tarda mucho, "
+        "en la mesa te ofrecemos que la computadora juegue por tu amigo."
     ),
     "server_error": "Algo salió mal. Intenta otra vez.",
     # the database or the link between server processes is away for a moment: nothing

@@ -102,6 +102,8 @@ def common(m: Moment) -> dict[str, Any]:
         "tally": [tally(position.captured[team]) for team in TEAMS],
         "categories": CATEGORIES_ES,
         "turns": state.turns,
+        # por turnos: how long a friend must be away before the computer is offered
+        "turns_grace": m.settings.turns_grace_seconds if state.turns else None,
         "watchers": m.watchers,
     }
 

@@ -1,8 +1,10 @@
 """The pages: the client's shell at every address a link may open, Starlette's own errors in
-Spanish, and ``/healthz`` for the load balancer."""
+Spanish (a short page in the site's look, with the way to Inicio), and ``/healthz`` for the
+load balancer."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 
 from starlette.exceptions import HTTPException
@@ -14,8 +16,16 @@ from .services import services_of, settings_of
 
 
 def spanish_page(text: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
+    """A short page in the site's look (the offline page's stylesheet) that says ``text``
+    and leads back to Inicio."""
     return HTMLResponse(
-        f"<!doctype html><meta charset=utf-8><title>Casino</title><p>{text}</p>",
+        '<!doctype html><html lang="es-DO"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="theme-color" content="#0d5c3a"><title>Casino dominicano</title>'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
+        '<link rel="stylesheet" href="/static/css/offline.css"></head>'
+        f"<body><main><h1>{html.escape(text)}</h1>"
+        '<p><a class="home" href="/">Ir al inicio</a></p></main></body></html>',
         status_code=status,
         headers=headers,
     )

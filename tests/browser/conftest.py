@@ -90,7 +90,8 @@ def make_player(
     request: pytest.FixtureRequest, browser: object, web_server: ServerProc
 ) -> Iterator[Callable[..., Player]]:
     """``make_player(viewport=PHONE, anim_ms=0)``: a fresh device (browser context) on the
-    server's front page. ``anim_ms`` is how long the opponent's move stays on screen."""
+    server's front page. ``anim_ms`` is how long the opponent's move stays on screen;
+    ``service_workers="block"``: a browser that runs none (a private window, say)."""
     contexts = []
     players: list[Player] = []
 
@@ -99,11 +100,13 @@ def make_player(
         anim_ms: int = 0,
         reduced_motion: str = "no-preference",
         base: str | None = None,
+        service_workers: str = "allow",
     ) -> Player:
         context = browser.new_context(  # type: ignore[attr-defined]
             viewport=viewport or PHONE,
             locale="es-DO",
             reduced_motion=reduced_motion,
+            service_workers=service_workers,
         )
         context.add_init_script(f"localStorage.setItem('casino.animMs', '{anim_ms}')")
         contexts.append(context)

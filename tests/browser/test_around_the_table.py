@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from tests.support.a11y import assert_no_violations
-from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player
+from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player, without_the_offline_kit
 from tests.support.srvkit import ServerProc
 from tests.support.tablekit import (
     assert_on_screen,
@@ -255,6 +255,7 @@ def test_the_offline_page_comes_back_when_the_server_does(
         page.evaluate("async () => await navigator.serviceWorker.ready")
         page.reload()
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        without_the_offline_kit(page)  # else the app itself opens (test_offline.py)
         server.stop()
         page.goto(server.base + "/")
         page.wait_for_selector("h1 >> text=No hay conexión")

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from tests.support.a11y import assert_no_violations
-from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player, distinct_solo
+from tests.support.browserkit import (
+    LANDSCAPE,
+    LAPTOP,
+    PHONE,
+    Player,
+    distinct_solo,
+    without_the_offline_kit,
+)
 from tests.support.srvkit import ServerProc
 
 pytestmark = pytest.mark.browser
@@ -200,6 +207,9 @@ def test_installable_and_an_offline_page(make_player: MakePlayer, tmp_path: Path
         page.reload()
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
         page.wait_for_selector("main[data-screen='inicio']")
+        # the offline page is for a device that does not keep the offline game yet (one
+        # that does opens the app itself: test_offline.py)
+        without_the_offline_kit(page)
         server.stop()
         page.goto(server.base + "/")
         page.wait_for_selector("h1 >> text=No hay conexión")

@@ -1,6 +1,7 @@
 """Mis partidas and por turnos in the browser (issue 12), against the real server: a player
-with two games sees both, the one that waits for them first, with the right "Te toca";
-opens one; the invited friend sees the same game from the other side."""
+with two games sees both (the one left on this device as "Continuar partida", the other in
+Mis partidas), with the right "Te toca"; opens one; the invited friend sees the same game
+from the other side."""
 
 from __future__ import annotations
 
@@ -69,11 +70,15 @@ def test_two_games_listed_with_whose_turn(
     ana.wait_my_turn()
     go_home(ana)
 
-    games = listed(ana, 2)
-    assert [g["room"] for g in games] == [computer_room, friend_room]  # what waits first
-    first, second = games
-    assert first["waits"] == "true" and first["turn"] == "Te toca"
-    assert first["name"].startswith("La computadora")
+    # the game left on this device, the one that waits, is "Continuar partida", which says
+    # how it goes; Mis partidas lists the other one (issue 30: never the same game twice)
+    games = listed(ana, 1)
+    assert [g["room"] for g in games] == [friend_room]
+    resume = ana.page.locator("button.continue-game")
+    resume.locator("text=Te toca").wait_for()
+    assert resume.inner_text().split("\n")[1] == "con la computadora (Fácil) · Te toca"
+    assert ana.page.locator(f".mis-partidas .game[data-room='{computer_room}']").count() == 0
+    (second,) = games
     assert second["waits"] == "false" and second["turn"] == "Le toca a Beto"
     assert second["turns"] == "true" and second["name"].startswith("Beto")
     assert second["score"] == "Tú 0 · Beto 0"
@@ -88,24 +93,26 @@ def test_two_games_listed_with_whose_turn(
         assert width[0] <= width[1], width
 
     go_home(beto)
-    (theirs,) = listed(beto, 1)
-    assert theirs["room"] == friend_room and theirs["turn"] == "Te toca"
-    assert theirs["waits"] == "true" and theirs["name"].startswith("Ana")
+    theirs = beto.page.locator("button.continue-game")
+    theirs.locator("text=Te toca").wait_for()
+    assert theirs.inner_text().split("\n")[1] == "con Ana · Te toca"
+    assert beto.page.locator(".mis-partidas .game").count() == 0
 
     # opening one from the list sits at that table
     ana.page.click(f".mis-partidas .game[data-room='{friend_room}'] .game-open")
     ana.page.wait_for_selector(".mesa[data-seq]")
     assert ana.storage_session()["room"] == friend_room
     assert ana.page.locator(".mesa").get_attribute("data-my-turn") == "false"
-    beto.page.click(".mis-partidas .game .game-open")
+    beto.page.click("button.continue-game")
     beto.page.wait_for_selector(".mesa[data-my-turn='true']")
 
 
 def test_a_friend_away_in_a_por_turnos_game_is_not_offered_to_the_computer(
     make_player: MakePlayer,
 ) -> None:
-    """The friend left: no countdown and no offer on its own; asked for, the computer
-    plays the seat."""
+    """The friend left: no countdown and no offer of the computer (issue 30: it comes only
+    after por turnos' long wait, a day here; test_new_family.py waits for it on a server
+    whose long wait is short, and hands the seat to the computer)."""
     ana = make_player(viewport=PHONE)
     beto = make_player(viewport=PHONE)
     ana.goto("/")
@@ -125,8 +132,6 @@ def test_a_friend_away_in_a_por_turnos_game_is_not_offered_to_the_computer(
     # well past the 3 s grace time of the test server: still nothing offered on its own
     ana.page.wait_for_timeout(3500)
     assert ana.page.locator(".presence.choose, .presence .countdown").count() == 0
+    assert ana.page.locator(".presence .ask-computer").count() == 0
+    assert "Si pasan 24 horas sin que venga" in ana.page.locator(".presence.turns").inner_text()
     ana.screenshot("por-turnos-amigo-fuera-360x740")
-    ana.page.click(".presence .ask-computer")
-    ana.page.click("dialog.ask-computer button[data-level='facil']")
-    ana.page.wait_for_selector(".presence.takeover")
-    assert "La computadora (Fácil) juega por Beto" in ana.page.locator(".presence").inner_text()

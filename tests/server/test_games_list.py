@@ -169,6 +169,7 @@ async def test_por_turnos_is_shown_everywhere_and_survives_a_restart(
     a, wa = await Client.hello(server, a_room["token"])
     b, wb = await Client.hello(server, b_room["token"])
     assert wa["view"]["turns"] is True and wb["view"]["turns"] is True
+    assert wa["view"]["turns_grace"] == 86400  # the long wait the client says (a day)
     game = my_games(server, a_room["token"])[0]
     assert game is not None and game["turns"] is True and game["waits_for_me"]
     plain = server.friend_room()[0]

@@ -395,6 +395,7 @@ def test_a_typed_code_is_told_apart_by_the_server(server: ServerProc) -> None:
         "host": "Ana",
         "open": True,
         "turns": False,
+        "room": room["room"],
     }
     code = server.post("/api/rejoin-codes", {"token": room["token"]}).json()["code"]
     key = "k-" + "7" * 20
@@ -418,15 +419,22 @@ def test_a_typed_code_is_told_apart_by_the_server(server: ServerProc) -> None:
 
 def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
     """The invited friend reads the host's name as stored (checked by the name rules), not
-    what the link says; an unknown invite is a 404."""
+    what the link says; an unknown invite is a 404. The room is said too: a device that
+    holds a seat there goes to its table (issue 30)."""
     room = server.post("/api/rooms", {"mode": "friend", "name": "Ana"}).json()
     r = server.get(f"/api/invites/{room['invite'].lower()}")
-    assert r.status_code == 200 and r.json() == {"host": "Ana", "open": True, "turns": False}
+    assert r.status_code == 200 and r.json() == {
+        "host": "Ana",
+        "open": True,
+        "turns": False,
+        "room": room["room"],
+    }
     server.post("/api/join", {"invite": room["invite"], "name": "Primo"})
     assert server.get(f"/api/invites/{room['invite']}").json() == {
         "host": "Ana",
         "open": False,
         "turns": False,
+        "room": room["room"],
     }
     r = server.get("/api/invites/ZZZZZZZZ")
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"
@@ -436,4 +444,5 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
         "host": None,
         "open": True,
         "turns": False,
+        "room": nameless["room"],
     }

@@ -30,6 +30,17 @@ MY_TURN_OR_SHEET = """() => {
 }"""
 
 
+def without_the_offline_kit(page: Page) -> None:
+    """This device keeps no offline kit, as one closed before its first visit went idle: the
+    kit the app fetched once Inicio was up is waited for (none is then on its way) and let
+    go (its last file, the page "/", says it is whole: client/sw.js)."""
+    page.wait_for_selector("html[data-sin-conexion='lista']", state="attached", timeout=30_000)
+    page.evaluate(
+        "async () => { for (const key of await caches.keys())"
+        " await (await caches.open(key)).delete('/'); }"
+    )
+
+
 @dataclass
 class Player:
     """One browser page (one device) and the messages its websocket received."""

@@ -134,14 +134,19 @@ export function setBanner(text) {
   }
 }
 
+const busyLabels = new WeakMap(); // a busy button's own content, to give back as it was
+
 /** A button waiting for its answer: says `text` and is not pressed twice. */
 export function busy(button, text) {
   button.setAttribute("aria-disabled", "true");
-  button.dataset.label = button.textContent;
-  button.textContent = text;
+  if (!busyLabels.has(button)) busyLabels.set(button, [...button.childNodes]);
+  button.replaceChildren(text);
 }
 
+/** The button as it was before `busy` (its label and its line under it, "un buen reto"). */
 export function unbusy(button) {
   button.removeAttribute("aria-disabled");
-  if (button.dataset.label) button.textContent = button.dataset.label;
+  const label = busyLabels.get(button);
+  if (label) button.replaceChildren(...label);
+  busyLabels.delete(button);
 }

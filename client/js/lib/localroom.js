@@ -139,6 +139,7 @@ export class LocalRoom {
       rematch: [false, false],
       invite: null,
       turns: false,
+      turns_grace: null,
       watchers: 0,
       watch_url: null,
       local: true,

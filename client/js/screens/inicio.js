@@ -6,7 +6,7 @@ import { createRoom, rejoin, useCode } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
 import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/store.js";
 import { localGameItems, offlineChoice } from "./localgames.js";
-import { myGamesSection } from "./mygames.js";
+import { continueLine, myGamesSection } from "./mygames.js";
 
 /** "¿Cómo te llamas?": the name this device remembers (the server says what it accepts). */
 export function nameField(id) {
@@ -23,6 +23,11 @@ export function readName(id) {
   return value;
 }
 
+/** A table could not be asked for: no server (the message points to the section that is
+ * moved right under it). */
+const NO_SERVER = "No hay conexión con el servidor, así que no se pudo preparar la mesa. " +
+  "Sin internet también puedes jugar con la computadora: toca «Jugar sin conexión», aquí abajo.";
+
 const LEVELS = {
   facil: ["Fácil", "para aprender"],
   normal: ["Normal", "un buen reto"],
@@ -31,7 +36,8 @@ const LEVELS = {
 
 /**
  * Inicio. `nav`: {game(session), join(invite), page(which), replay(token, match),
- * local(level) (a new game with no server), openLocal(id)}; `message`: an error or news to
+ * local(level) (a new game with no server), openLocal(id), opening(on) (a table was asked
+ * for, or could not be had)}; `message`: an error or news to
  * show on top (said at once), or null.
  */
 export function inicioScreen(nav, message = null) {
@@ -40,25 +46,40 @@ export function inicioScreen(nav, message = null) {
   if (offline && !message) message = "No hay conexión ahora mismo. Puedes jugar con la computadora sin conexión.";
   const status = h("p", { class: "error-line", role: "alert", id: "inicio-error" }, message || "");
   if (!message) status.hidden = true;
+  const offlineSection = offlineChoice(nav.local);
   const fail = (error) => {
-    status.textContent = error.message;
     status.hidden = false;
+    if (error.code !== "network") {
+      status.textContent = error.message;
+      return;
+    }
+    // no server to start a table on: the computer with no server, right below the message
+    status.textContent = NO_SERVER;
+    status.after(offlineSection);
+    status.scrollIntoView({ block: "nearest" });
   };
 
-  // a finished match is not continued (it is in Mis partidas, with its rematch)
-  const continueBlock = session && !session.finished ? h("div", { class: "continue" },
+  // a finished match is not continued (it is in Mis partidas, with its rematch); the one
+  // continued here is not listed again in Mis partidas: this button says how it goes
+  let continuing = session && !session.finished ? session.token : null;
+  const continueSub = h("span", { class: "sub" }, "la que dejaste en este dispositivo");
+  const continueActions = h("div", { class: "g-actions" });
+  continueActions.hidden = true;
+  const continueBlock = continuing ? h("div", { class: "continue" },
     h("button", { type: "button", class: "btn big primary continue-game",
-      onclick: () => nav.game(session) }, "Continuar partida",
-      h("span", { class: "sub" }, "la que dejaste en este dispositivo"))) : null;
+      onclick: () => nav.game(session) }, "Continuar partida", continueSub),
+    continueActions) : null;
 
   const play = async (button, busyText, body) => {
     if (button.getAttribute("aria-disabled")) return;
     busy(button, busyText);
+    nav.opening?.(); // a table is on its way: nothing else is fetched meanwhile
     try {
       const name = readName("nombre");
       const data = await createRoom({ ...body, name: name || undefined });
       nav.game(seatFrom(data, { mode: body.mode, invite_url: data.invite_url, invite: data.invite }));
     } catch (error) {
+      nav.opening?.(false);
       unbusy(button);
       fail(error);
     }
@@ -126,10 +147,10 @@ export function inicioScreen(nav, message = null) {
         h("span", { class: "hero-card black" }, "A♠"), h("span", { class: "hero-card red" }, "10♦"),
         h("span", { class: "hero-card black" }, "2♠")),
       h("h1", {}, "Casino dominicano"),
-      h("p", { class: "tagline" }, "El juego de cartas de la familia, ahora en tu celular.")),
+      h("p", { class: "tagline" }, "El juego de cartas de la familia, para jugar desde donde estés.")),
     status,
     continueBlock,
-    offline ? offlineChoice(nav.local) : null,
+    offline ? offlineSection : null,
     myGamesSection({ open: (seat) => nav.game(seat), replay: (seat, match) => nav.replay(seat.token, match),
       local: (redraw) => localGameItems({ openLocal: nav.openLocal }, redraw),
       listed: (entries) => {
@@ -138,13 +159,20 @@ export function inicioScreen(nav, message = null) {
         if (mine && mine.game.status === "finished") {
           markFinished(session.token);
           continueBlock?.remove();
+          continuing = null; // listed in Mis partidas instead
         }
+      },
+      apart: () => continuing,
+      shown: (game, actions) => {
+        continueSub.textContent = continueLine(game);
+        continueActions.replaceChildren(...actions);
+        continueActions.hidden = actions.length === 0;
       } }),
     nameField("nombre"),
     h("section", { class: "choice", "aria-labelledby": "t-computadora" },
       h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
       h("div", { class: "button-row two" }, computerButtons)),
-    offline ? null : offlineChoice(nav.local),
+    offline ? null : offlineSection,
     h("section", { class: "choice", "aria-labelledby": "t-amigo" },
       h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
       h("div", { class: "check" }, turns,

@@ -1,20 +1,39 @@
 // The invitation (/j/<code>): who invites, as the server stored it (never what a link
-// says), the name field, and "Sentarme a la mesa".
+// says), the name field, and "Sentarme a la mesa"; an invitation the server does not know
+// is said at once.
 
 import { invitation, joinRoom } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
 import { seatFrom } from "../lib/store.js";
 import { nameField, readName } from "./inicio.js";
 
-/** Who invites: {host, turns, open}; host null when the server says the host gave no name,
- * or cannot say. */
+/** Who invites: {host, turns, open, room}, host null when the host gave no name; or
+ * {error} when the server does not know the invitation or cannot be asked. */
 async function inviterOf(invite) {
   try {
     const answer = await invitation(invite);
-    return { host: answer.host || null, turns: Boolean(answer.turns), open: answer.open !== false };
-  } catch {
-    return { host: null, turns: false, open: true };
+    return { host: answer.host || null, turns: Boolean(answer.turns), open: answer.open !== false,
+      room: answer.room || null };
+  } catch (error) {
+    return { error };
   }
+}
+
+/** The invitation cannot be opened: said at once, before any name is asked for. */
+function failedPage(error, nav) {
+  const unknown = error.code === "invite_unknown";
+  return h("section", { class: "page narrow" },
+    h("h1", {}, unknown ? "No encontramos esa invitación" : "No pudimos abrir la invitación"),
+    h("p", { class: "error-line", role: "alert" }, unknown
+      ? "Revisa el enlace que te mandaron (puede que le falte un pedazo), o pídele a quien te invitó que te lo mande otra vez."
+      : error.message),
+    h("div", { class: "button-row" },
+      unknown ? null : h("button", { type: "button", class: "btn primary", onclick: nav.retry }, "Probar otra vez"),
+      h("button", { type: "button", class: "btn" + (unknown ? " primary" : ""), onclick: () => {
+        window.history.replaceState(null, "", "/");
+        nav.inicio();
+      } }, "Ir al inicio")),
+    resumeButton(nav.resume));
 }
 
 /** "Mejor sigo mi partida de antes": this device's own game (`resume`), or null. */
@@ -29,10 +48,19 @@ function homeLink(nav) {
       "Ir al inicio"));
 }
 
-/** The invitation page. `nav`: {game(session), inicio(), resume: a game of this device's
- * own to go back to, or null}. */
+/** The invitation page, or null when this device holds a seat at that table (it moved
+ * there with a rejoin code, say: the host opening her own link): then `nav.game` opens it.
+ * `nav`: {game(session), inicio(), retry() (ask again), held(room) (this device's seat in
+ * `room`, or null), resume: a game of this device's own to go back to, or null}. */
 export async function invitationScreen(invite, nav) {
-  const { host, turns, open } = await inviterOf(invite);
+  const found = await inviterOf(invite);
+  if (found.error) return failedPage(found.error, nav);
+  const mine = found.room ? nav.held(found.room) : null;
+  if (mine) {
+    nav.game({ ...mine, invite: invite.toUpperCase() }); // and straight there next time
+    return null;
+  }
+  const { host, turns, open } = found;
   const title = h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!");
   if (!open) {
     // both seats are taken (this device holds neither: app.js would have gone to it)
@@ -43,10 +71,21 @@ export async function invitationScreen(invite, nav) {
   }
   const status = h("p", { class: "error-line", role: "alert" });
   status.hidden = true;
+  // no name typed: asked once more, kindly (the host would read "¡Jugador 2 llegó!")
+  const ask = h("p", { class: "notice name-ask", role: "alert" });
+  ask.hidden = true;
   const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
   const onsubmit = async (event) => {
     event.preventDefault();
     if (button.getAttribute("aria-disabled")) return;
+    const field = document.getElementById("nombre-invitado");
+    if (!(field?.value || "").trim() && ask.hidden) {
+      ask.textContent = `¿Cómo te llamas? Escribe tu nombre para que ${host || "tu familia"} sepa quién llegó. ` +
+        "Si prefieres no decirlo, toca otra vez «Sentarme a la mesa».";
+      ask.hidden = false;
+      field?.focus();
+      return;
+    }
     busy(button, "Entrando…");
     try {
       const name = readName("nombre-invitado");
@@ -65,7 +104,7 @@ export async function invitationScreen(invite, nav) {
       : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
     turns ? h("p", { class: "turns-note" }, h("strong", {}, "Es una partida por turnos: "),
       "cada uno juega cuando pueda, aunque pasen días. La encuentras luego en «Mis partidas».") : null,
-    h("form", { onsubmit }, nameField("nombre-invitado"), status, button),
+    h("form", { onsubmit }, nameField("nombre-invitado"), ask, status, button),
     resumeButton(nav.resume),
     homeLink(nav));
 }

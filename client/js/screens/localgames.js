@@ -2,21 +2,39 @@
 // offline games of this device as Mis partidas lists them (what the device itself kept:
 // lib/localstore.js).
 
-import { announce, capitalize, h } from "../lib/dom.js";
+import { announce, busy, capitalize, h, unbusy } from "../lib/dom.js";
 import { forgetLocalGame, listLocalGames } from "../lib/localstore.js";
 import { levelName } from "../ui/texts.js";
 import { agoText } from "./mygames.js";
+
+/** Said on Inicio when an offline game could not start because this device does not keep
+ * what it needs yet (and there is no network to fetch it). */
+export const NO_KIT = "Todavía no se puede jugar sin conexión en este dispositivo: primero tiene que guardar el juego. " +
+  "Cuando tengas internet, abre el casino y espera un momento en el inicio; desde entonces se juega también sin señal.";
+export const NO_LOCAL_STORAGE = "Este navegador no deja guardar partidas en el dispositivo (¿una ventana privada?). Prueba en una ventana normal.";
 
 export const OFFLINE_LEVELS = {
   facil: ["Fácil", "para aprender"],
   normal: ["Normal", "un buen reto"],
 };
 
-/** "Jugar sin conexión": `play(level)` starts a new game on this device. */
+/** "Jugar sin conexión": `play(level)` starts a new game on this device (a promise: it may
+ * first fetch what offline play needs). */
 export function offlineChoice(play) {
-  const buttons = Object.entries(OFFLINE_LEVELS).map(([level, [label, line]]) =>
-    h("button", { type: "button", class: "btn big offline-level", "data-offline-level": level, onclick: () => play(level) },
-      label, h("span", { class: "sub" }, line)));
+  const buttons = Object.entries(OFFLINE_LEVELS).map(([level, [label, line]]) => {
+    const button = h("button", { type: "button", class: "btn big offline-level", "data-offline-level": level },
+      label, h("span", { class: "sub" }, line));
+    button.addEventListener("click", async () => {
+      if (button.getAttribute("aria-disabled")) return;
+      busy(button, "Preparando la mesa…");
+      try {
+        await play(level);
+      } finally {
+        unbusy(button);
+      }
+    });
+    return button;
+  });
   return h("section", { class: "choice sin-conexion", "aria-labelledby": "t-sin-conexion" },
     h("h2", { id: "t-sin-conexion" }, "Jugar sin conexión"),
     h("p", { class: "small" }, "Contra la computadora, aunque no tengas internet. La partida se guarda en este dispositivo mientras juegas."),

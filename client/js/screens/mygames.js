@@ -1,6 +1,6 @@
 // Mis partidas on Inicio: every seat this device holds, as the server says each game goes
 // (POST /api/my-games: opponent, score, whose turn, how long since the last move), the
-// games that wait for me first. Tapping one opens it; a finished one can be watched again
+// games that wait for me first; the one "Continuar partida" opens is not listed again. Tapping one opens it; a finished one can be watched again
 // or taken off the list.
 
 import { myGames } from "../lib/api.js";
@@ -58,23 +58,16 @@ export function sortGames(entries) {
     a.game.last_move_ago - b.game.last_move_ago);
 }
 
-function gameItem(seat, game, hooks, redraw) {
+/** What "Continuar partida" says of the game it continues: "con la computadora (Fácil) ·
+ * Te toca", "con Ana · Le toca a Ana", "Esperando a que llegue tu amigo". */
+export function continueLine(game) {
+  if (game.status === "waiting") return turnText(game);
+  return `con ${opponentWords(game).title} · ${turnText(game)}`;
+}
+
+/** A game's own buttons under it: its replay, and "Quitar" once finished. */
+function gameActions(seat, game, hooks, redraw) {
   const { title } = opponentWords(game);
-  const me = game.seat;
-  const them = 1 - me;
-  const turn = turnText(game);
-  const when = game.moved ? `Última jugada ${agoText(game.last_move_ago)}` : `Empezó ${agoText(game.last_move_ago)}`;
-  const score = `Tú ${game.scores[me]} · ${capitalize(opponentWords(game).name)} ${game.scores[them]}`;
-  // no aria-label: what the button shows is what it is called (voice control)
-  const open = h("button", { type: "button", class: "btn game-open", "data-room": game.room },
-  h("span", { class: "g-line" },
-    h("span", { class: "g-name" }, capitalize(title)),
-    game.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null),
-  h("span", { class: "g-line" },
-    h("span", { class: "g-score" }, score),
-    h("span", { class: "g-turn" + (game.waits_for_me ? " mine" : "") }, turn)),
-  h("span", { class: "g-ago small" }, when));
-  open.addEventListener("click", () => hooks.open(seat));
   const extra = [];
   const lastFinished = game.status === "finished" ? game.match : game.match - 1;
   if (game.finished_matches > 0 && lastFinished > 0) {
@@ -93,6 +86,27 @@ function gameItem(seat, game, hooks, redraw) {
         redraw();
       } }, "Quitar"));
   }
+  return extra;
+}
+
+function gameItem(seat, game, hooks, redraw) {
+  const { title } = opponentWords(game);
+  const me = game.seat;
+  const them = 1 - me;
+  const turn = turnText(game);
+  const when = game.moved ? `Última jugada ${agoText(game.last_move_ago)}` : `Empezó ${agoText(game.last_move_ago)}`;
+  const score = `Tú ${game.scores[me]} · ${capitalize(opponentWords(game).name)} ${game.scores[them]}`;
+  // no aria-label: what the button shows is what it is called (voice control)
+  const open = h("button", { type: "button", class: "btn game-open", "data-room": game.room },
+  h("span", { class: "g-line" },
+    h("span", { class: "g-name" }, capitalize(title)),
+    game.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null),
+  h("span", { class: "g-line" },
+    h("span", { class: "g-score" }, score),
+    h("span", { class: "g-turn" + (game.waits_for_me ? " mine" : "") }, turn)),
+  h("span", { class: "g-ago small" }, when));
+  open.addEventListener("click", () => hooks.open(seat));
+  const extra = gameActions(seat, game, hooks, redraw);
   return h("li", { class: "game", "data-room": game.room, "data-status": game.status,
     "data-waits": String(Boolean(game.waits_for_me)), "data-turns": String(Boolean(game.turns)) },
   open, extra.length ? h("div", { class: "g-actions" }, extra) : null);
@@ -107,7 +121,10 @@ function plainItem(seat, hooks) {
 
 /** The section (empty and hidden when the device holds no seat). `hooks`: {open(seat),
  * replay(seat, match), listed(entries) (optional: each time the server said how they go,
- * [{seat, game}]), local(redraw) (optional: the items of this device's offline games)}. */
+ * [{seat, game}]), local(redraw) (optional: the items of this device's offline games),
+ * apart() (optional: the token of the game Inicio shows apart, as "Continuar partida": it
+ * is not listed twice) and shown(game, actions) (optional: how that game goes, and its own
+ * buttons)}. */
 export function myGamesSection(hooks) {
   const list = h("ul", { class: "games", "aria-labelledby": "t-partidas" });
   const status = h("p", { class: "small games-status", role: "status" });
@@ -128,9 +145,11 @@ export function myGamesSection(hooks) {
   const draw = async () => {
     // this device's games with no server (Jugar sin conexión), ahead of the server's
     const locals = hooks.local ? await hooks.local(draw) : [];
-    const seats = loadSeats();
+    const all = loadSeats();
+    const apart = hooks.apart?.() ?? null;
+    const seats = all.filter((s) => s.token !== apart); // those listed here
     section.hidden = seats.length === 0 && locals.length === 0;
-    if (!seats.length) {
+    if (!all.length) {
       redraw(locals);
       return;
     }
@@ -138,7 +157,7 @@ export function myGamesSection(hooks) {
     first = false;
     let games;
     try {
-      games = (await myGames(seats.map((s) => s.token))).games;
+      games = (await myGames(all.map((s) => s.token))).games;
     } catch (error) {
       say("Ahora no pudimos ver cómo van tus partidas. " + error.message);
       redraw([...locals, ...seats.map((seat) => plainItem(seat, hooks))]);
@@ -146,23 +165,27 @@ export function myGamesSection(hooks) {
     }
     const entries = [];
     let gone = 0;
-    seats.forEach((seat, i) => {
+    all.forEach((seat, i) => {
       if (games[i]) entries.push({ seat, game: games[i] });
       else {
         forgetSeat(seat.token); // the server no longer knows it: moved away, or forgotten
         gone += 1;
       }
     });
-    section.hidden = entries.length === 0 && gone === 0 && locals.length === 0;
-    hooks.listed?.(entries);
-    const waiting = entries.filter((e) => e.game.waits_for_me).length;
+    hooks.listed?.(entries); // may end the game shown apart (it is over): then it is listed
+    const shownApart = hooks.apart?.() ?? null;
+    const apartEntry = entries.find((e) => e.seat.token === shownApart);
+    if (apartEntry) hooks.shown?.(apartEntry.game, gameActions(apartEntry.seat, apartEntry.game, hooks, draw));
+    const listed = entries.filter((e) => e !== apartEntry);
+    section.hidden = listed.length === 0 && gone === 0 && locals.length === 0;
+    const waiting = entries.filter((e) => e.game.waits_for_me).length; // the one apart too
     say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
       : entries.length ? "Ninguna partida te espera ahora." : "") +
       (gone ? (gone === 1 ? " Quitamos de la lista una partida que ya no está en este dispositivo (siguió en otro, o ya se borró)."
         : ` Quitamos de la lista ${gone} partidas que ya no están en este dispositivo (siguieron en otro, o ya se borraron).`) : ""));
-    redraw([...locals, ...sortGames(entries).map(({ seat, game }) => gameItem(seat, game, hooks, draw))]);
+    redraw([...locals, ...sortGames(listed).map(({ seat, game }) => gameItem(seat, game, hooks, draw))]);
   };
-  section.hidden = loadSeats().length === 0;
+  section.hidden = loadSeats().filter((s) => s.token !== (hooks.apart?.() ?? null)).length === 0;
   draw();
   // while Inicio is on screen, the list follows the games (another screen drops it)
   const timer = setInterval(() => {

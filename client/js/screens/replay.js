@@ -112,7 +112,10 @@ export function replayScreen(data, { onBack, link }) {
     words.replaceChildren(...stepWords(data, step, index, false).map((shown) => h("span", {}, shown, " ")));
     spoken.textContent = (index === 0 ? "El reparto. " : `Jugada ${index} de ${last}. `) +
       stepWords(data, step, index, true).join(" ");
-    result.replaceChildren(handResult(data, step) || "");
+    const ended = handResult(data, step);
+    result.replaceChildren(ended || "");
+    // a hand's end: its result brought into sight inside the board (the page never scrolls)
+    if (ended && root.isConnected) ended.scrollIntoView({ block: "nearest" });
     slider.value = String(index);
     slider.setAttribute("aria-valuetext", index === 0 ? "El reparto" : `Jugada ${index} de ${last}`);
     prev.setAttribute("aria-disabled", String(index === 0));
@@ -143,25 +146,27 @@ export function replayScreen(data, { onBack, link }) {
   const shared = shareStatus();
   const say = sayIn(shared);
   const winner = data.winner;
+  // the replay fits the screen as la mesa does: the head, the board (with the hand's result
+  // and the share link, scrolled inside when they do not fit) and, at the foot, what
+  // happened with its controls: stepping never means scrolling, and nothing covers a hand
   root.append(
     h("div", { class: "r-head" },
       h("button", { type: "button", class: "btn quiet r-back", onclick: onBack }, "← Volver al inicio"),
       h("h1", { id: "replay-title" }, `${names[0]} contra ${names[1]}`),
       h("p", { class: "r-final" }, `Repetición de la partida ${data.match}. `,
         h("strong", {}, `Ganó ${names[winner]}, ${data.scores[winner]} a ${data.scores[1 - winner]}.`))),
-    board,
-    // what happened and the controls stay together at the foot of the screen: the
-    // sentence is never under its controls
+    h("div", { class: "r-scroll" },
+      board,
+      result,
+      h("p", { class: "small r-keys" }, "Con el teclado: flechas ← y → para pasar las jugadas; Inicio y Fin para ir al principio o al final."),
+      h("div", { class: "r-share-row" },
+        shareButton("Compartir la repetición", { text: "Mira esta partida de casino", url: link }, say, "btn r-share"),
+        shared,
+        h("p", { class: "small" }, "La partida ya terminó: quien tenga el enlace puede verla, con las cartas de los dos."),
+        h("p", { class: "small invite-link" }, h("a", { href: link, "data-replay-link": "" }, link)))),
     h("div", { class: "r-dock" },
       h("div", { class: "r-status" }, counter, words, spoken),
       h("div", { class: "r-controls", role: "group", "aria-label": "Pasar las jugadas" }, prev, slider, next)),
-    h("p", { class: "small r-keys" }, "Con el teclado: flechas ← y → para pasar las jugadas; Inicio y Fin para ir al principio o al final."),
-    result,
-    h("div", { class: "r-share-row" },
-      shareButton("Compartir la repetición", { text: "Mira esta partida de casino", url: link }, say, "btn r-share"),
-      shared,
-      h("p", { class: "small" }, "La partida ya terminó: quien tenga el enlace puede verla, con las cartas de los dos."),
-      h("p", { class: "small invite-link" }, h("a", { href: link, "data-replay-link": "" }, link))),
   );
   draw();
   return { element: root, stop: () => document.removeEventListener("keydown", onKey) };

@@ -24,8 +24,8 @@ mesa.</p>
 </ul>
 <p>Las cartas iguales y los montones de ese valor <strong>siempre</strong> te los
 tienes que llevar; las sumas las escoges tú. El botón <em>Llevarte</em> se lleva todo lo
-que puede; <em>Llevarte solo</em> se lleva nada más las iguales y los montones. También
-puedes tocar tú las cartas de la mesa que quieres.</p>
+que puede; <em>Llevarte solo</em> se lleva las iguales y los montones, y deja las sumas en la
+mesa. También puedes tocar tú las cartas de la mesa que quieres.</p>
 <p>Ejemplo: en la mesa hay 9♦ 5♥ 4♣ 6♦ 3♠ y juegas el 9♠. Te puedes llevar las cinco
 (9♦, 5+4 y 6+3). Lo que no puedes es llevarte el 5 y el 4 y dejar el 9♦.</p>
 <p><strong>Limpia</strong>: si después de llevarte algo la mesa queda vacía, ganas una

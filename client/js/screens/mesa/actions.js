@@ -8,7 +8,7 @@ import {
   askWhyNot, cancel, capture, chooseIdea, clearMarks, confirmBuild, leaveBuild, startBuild, trail,
 } from "./intents.js";
 import { myTurn, opponentCapitalized, opponentName } from "./names.js";
-import { buildEntry, buildTakes, optionsFor, sameMove } from "./selection.js";
+import { buildEntry, buildTakes, ideaFor, optionsFor, sameMove } from "./selection.js";
 
 const NO_OPTIONS = { llevarte: null, llevarte_solo: null, builds: [], build_takes: [], trail: false };
 
@@ -127,9 +127,11 @@ function buildPanel(g, opts) {
     if (entry) {
       body.append(h("p", { class: "small pick-line" }, `Con ${items} puedes hacer:`));
       for (const value of entry.values) {
+        // "Construir montón doble de 11" when the server's idea says it is one
+        const double = Boolean(ideaFor(g.sel, opts, value)?.double);
         confirm.append(h("button", { type: "button", class: "btn primary build-confirm",
           "data-value": String(value), "data-focus-key": "b-" + value,
-          onclick: () => confirmBuild(g, value) }, `Construir montón de ${value}`));
+          onclick: () => confirmBuild(g, value) }, `Construir ${pileShort({ value, double })}`));
       }
     } else {
       body.append(h("p", { class: "small pick-line no-build" }, `Con ${items} no sale un montón.`));

@@ -1,6 +1,7 @@
-// La mesa's dialogs: the Menú (hints, speed, "Te toca" alerts, muting reactions, and the
-// ways out), "Invitar a mirar" (the watch link), "Seguir en otro dispositivo" (a one-time
-// rejoin link and code) and "Cómo se juega".
+// La mesa's dialogs: the Menú (hints; the computer's pace where the computer plays; "Te
+// toca" alerts online; muting a friend's reactions; and the ways out), "Invitar a mirar"
+// (the watch link), "Seguir en otro dispositivo" (a one-time rejoin link and code), "Cómo
+// se juega" and "¿Salir de la mesa?" (the phone's Back).
 
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
@@ -9,9 +10,11 @@ import { pushSwitch } from "../../ui/push.js";
 import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
 import { COMO_SE_JUEGA } from "../../ui/texts.js";
 import { refocus } from "./focus.js";
+import { isFriendGame } from "./names.js";
 import { askPermission } from "./turnalert.js";
 
 const SPEED_NAMES = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
+const LEFT_SAVED = "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio.";
 
 /** A switch of the Menú: "Ayudas: Sí". `toggle()` returns the new state (or a promise of it);
  * `describedBy`: the id of the line that explains it. */
@@ -71,7 +74,12 @@ export function openMenu(g) {
     dialog.close();
     open();
   };
-  const notifications = "Notification" in window;
+  // each setting only where it means something: the pace is the computer's (its seat, or a
+  // friend's it plays now); "Te toca" alerts are for a game on the server; muting, for a
+  // friend's reactions (only the other seat's reach this one)
+  const friend = isFriendGame(g.view) && !g.local;
+  const computerPlays = !isFriendGame(g.view) || g.presence.current?.state === "computer";
+  const notifications = "Notification" in window && !g.local;
   const dialog = openDialog({
     title: "Menú",
     className: "menu",
@@ -80,12 +88,12 @@ export function openMenu(g) {
       h("div", { class: "menu-group" },
         hints,
         h("p", { class: "small note", id: "hints-note" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
-        h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de tu contrario:"),
-        speedRow(),
+        computerPlays ? h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de la computadora:") : null,
+        computerPlays ? speedRow() : null,
         notifications ? alerts : null,
         notifications ? alertsLine : null,
         g.local ? null : pushSwitch(g.session, g.view), // Web Push of this seat (ui/push.js)
-        g.reactions.muteSwitch()),
+        friend ? g.reactions.muteSwitch() : null),
       h("div", { class: "menu-group" },
         g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",
           onclick: then(() => openWatchInvite(g)) }, "Invitar a mirar la partida") : null,
@@ -95,9 +103,28 @@ export function openMenu(g) {
         h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, "Cómo se juega"),
         h("button", { type: "button", class: "btn quiet", "aria-describedby": "home-note",
           onclick: then(() => g.app.goHome(null, true)) }, "Salir al inicio"),
-        h("p", { class: "small note", id: "home-note" }, "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio.")),
+        h("p", { class: "small note", id: "home-note" }, LEFT_SAVED)),
     ),
   });
+}
+
+/** The phone's Back button at the table: "¿Salir de la mesa?" (staying is the first
+ * answer). */
+export function askLeave(g) {
+  const stay = h("button", { type: "button", class: "btn primary stay", onclick: () => dialog.close() }, "Seguir jugando");
+  const dialog = openDialog({
+    title: "¿Salir de la mesa?",
+    className: "ask-leave",
+    onClose: () => refocus(g),
+    body: h("div", {},
+      h("p", {}, LEFT_SAVED),
+      h("div", { class: "button-row" }, stay,
+        h("button", { type: "button", class: "btn quiet", onclick: () => {
+          dialog.close();
+          g.app.goHome(null, true);
+        } }, "Salir al inicio"))),
+  });
+  stay.focus();
 }
 
 /** The watch link: family and friends follow the table without seeing a hand. */

@@ -77,7 +77,9 @@ export function openHandSheet(g, event) {
       "Seguir jugando"));
   }
   parts.push(buttons);
-  announce(`${title}. Tú sumaste ${gained(me)}, ${oppName} ${gained(them)}. En la partida: tú ${r.scores[me]}, ${oppName} ${r.scores[them]}.`);
+  // the opponent inside the sentence: "la computadora", never "La computadora"
+  const inside = opponentName(v);
+  announce(`${title}. Tú sumaste ${gained(me)}, ${inside} ${gained(them)}. En la partida: tú ${r.scores[me]}, ${inside} ${r.scores[them]}.`);
   g.sheet = openDialog({
     title, className: "sheet" + (finished ? " final" : ""),
     body: h("div", { class: "sheet-body" },

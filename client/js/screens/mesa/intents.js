@@ -1,8 +1,9 @@
-// What the player does at la mesa: choose a hand card, mark table items, open the build
-// panel, and play. Each intent updates the selection, redraws and puts the focus where
+// What the player does at la mesa: choose a hand card (Escape lets it go), mark table items
+// (a table card tapped first says what to tap first), open the build panel, and play. Each intent updates the selection, redraws and puts the focus where
 // the next step is; a move goes to the server as the player composed it (the server says
 // why when it is not allowed).
 
+import { alertNow, h } from "../../lib/dom.js";
 import { cardNameWithArticle, cardValue } from "../../ui/cards.js";
 import { focusLater } from "./focus.js";
 import { myTurn, opponentName } from "./names.js";
@@ -31,10 +32,34 @@ export function selectCard(g, code) {
   focusLater(g, g.sel.selected ? ".actions button:not([aria-disabled])" : null);
 }
 
+const HAND_FIRST = "Primero toca una carta de tu mano; después, lo que quieres de la mesa.";
+
+/** Says `text` on the error line while the other's move is being shown: the line is put in
+ * place without drawing the table again (that would cut the move short), and it stays once
+ * the move has landed (Mesa.apply). */
+function sayDuringMove(g, text) {
+  g.sel.error = text;
+  g.sel.keepError = true;
+  alertNow(text);
+  const lines = g.root.querySelector(".status-lines");
+  if (!lines) return;
+  let line = lines.querySelector(".error-line");
+  if (!line) {
+    line = h("p", { class: "error-line" });
+    lines.querySelector(".turn")?.after(line);
+  }
+  line.textContent = text;
+}
+
 export function toggleTableItem(g, id) {
+  if (!g.sel.selected && g.animating && g.view?.status === "playing") {
+    // a table card tapped first while the other's move lands: what to tap first
+    sayDuringMove(g, HAND_FIRST);
+    return;
+  }
   if (!canAct(g)) return;
   if (!g.sel.selected) {
-    g.showError("Primero toca una carta de tu mano; después, lo que quieres de la mesa.");
+    g.showError(HAND_FIRST);
     return;
   }
   toggleMark(g.sel, id);
@@ -50,6 +75,16 @@ export function clearMarks(g) {
 export function cancel(g) {
   g.sel = freshSelection();
   g.render();
+}
+
+/** Escape at the table: a chosen card is let go (its marks and build too) and the focus
+ * goes back to it in the hand, so that the next Space or Enter chooses again, never plays. */
+export function escapeChoice(g, event) {
+  if (event.key !== "Escape" || event.defaultPrevented || !g.sel.selected || g.sel.pending) return;
+  event.preventDefault();
+  const code = g.sel.selected;
+  cancel(g);
+  g.root.querySelector(`.hand [data-code="${code}"]`)?.focus();
 }
 
 function sendMove(g, move) {

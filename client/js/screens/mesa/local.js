@@ -39,4 +39,11 @@ export class LocalMesa extends Mesa {
   takeover() {
     // the computer already plays the other seat
   }
+
+  /** The game cannot be played here: a game made just now whose table never came up is
+   * said so (it is let go: never listed as a game nobody can open). */
+  onFatal(code, message) {
+    this.stop();
+    this.app.lostSession(message, Boolean(this.session.fresh) && !this.welcomed);
+  }
 }

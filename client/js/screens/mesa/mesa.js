@@ -11,12 +11,13 @@ import { closePushOffer, offerPush } from "../../ui/push.js";
 import { refreshPush } from "../../lib/push.js";
 import { DEAL_WORDS, REMATCH_WORDS, moveLine, moveSentence, newHandWords } from "../../ui/words.js";
 import { LiveTable } from "../live.js";
-import { openMenu } from "./dialogs.js";
+import { askLeave, openMenu } from "./dialogs.js";
 import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
 import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
 import { myTurn, opponentCapitalized, turnWords } from "./names.js";
 import { Presence } from "./presence.js";
 import { mesaScreen, moverOf } from "./render.js";
+import { escapeChoice } from "./intents.js";
 import { freshSelection } from "./selection.js";
 import { TurnAlert } from "./turnalert.js";
 
@@ -57,7 +58,10 @@ export class Mesa extends LiveTable {
       root: () => this.root, render: () => this.render(), flash: (text) => this.flash(text),
       view: () => this.view,
     });
-    this.onKey = (event) => arrowKeys(event);
+    this.onKey = (event) => {
+      escapeChoice(this, event);
+      arrowKeys(event);
+    };
     this.root.addEventListener("keydown", this.onKey);
   }
 
@@ -287,7 +291,8 @@ export class Mesa extends LiveTable {
     if (kind === "move") {
       const mine = event.seat === view.seat;
       if (mine) this.sel = freshSelection();
-      else this.sel.error = null;
+      else if (!this.sel.keepError) this.sel.error = null; // what was said while it landed stays
+      this.sel.keepError = false;
       this.render();
       announce(moveSentence(event, moverOf(this, event, view.table)) + " " + turnWords(view));
       if (mine) focusHand(this);
@@ -364,6 +369,21 @@ export class Mesa extends LiveTable {
 
   openMenu() {
     openMenu(this);
+  }
+
+  /** The phone's Back button at the table: closes what is open (a dialog, the reactions),
+   * else asks before leaving (it never leaves the table by itself). */
+  back() {
+    const open = [...document.querySelectorAll("dialog[open]")].pop();
+    if (open) {
+      open.close();
+    } else if (this.reactOpen) {
+      this.reactOpen = false;
+      this.render();
+      focusLater(this, '[data-focus-key="react"]');
+    } else {
+      askLeave(this);
+    }
   }
 
   // ---------------------------------------------------------------- drawing

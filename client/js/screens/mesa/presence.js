@@ -18,6 +18,14 @@ function spokenClock(seconds) {
   return plural(seconds, "segundo", "segundos");
 }
 
+/** Por turnos' long wait (the server's setting) in words: "24 horas" (a test server's
+ * short one: "5 segundos", "10 minutos"). */
+export function waitWords(seconds) {
+  if (seconds >= 3600) return plural(Math.round(seconds / 3600), "hora", "horas");
+  if (seconds >= 60) return plural(Math.round(seconds / 60), "minuto", "minutos");
+  return plural(Math.max(1, Math.round(seconds)), "segundo", "segundos");
+}
+
 export class Presence {
   /**
    * @param {object} hooks {root() (where the countdown is drawn), render(), flash(text),
@@ -28,6 +36,7 @@ export class Presence {
     this.current = null; // the opponent's presence {state, grace_left, level}
     this.graceUntil = null; // performance.now() when the opponent's grace time ends
     this.timer = null;
+    this.timeout = null;
     this.seenHere = false; // this page has seen the friend connected
   }
 
@@ -51,11 +60,13 @@ export class Presence {
       else if (p.state === "away" && before.state === "here") announce(`${name} se fue de la mesa. Lo esperamos un momento.`);
       else if (p.state === "computer" && before.state !== "computer") announce(`La computadora juega por ${name} hasta que vuelva.`);
     }
-    clearInterval(this.timer);
+    this.stop();
     this.graceUntil = null;
     if (p.state === "away" && typeof p.grace_left === "number") {
       this.graceUntil = performance.now() + p.grace_left * 1000;
-      if (p.grace_left > 0) this.timer = setInterval(() => this.tick(), 250);
+      // por turnos shows no countdown: drawn again once, when the long wait is over
+      if (p.grace_left > 0 && view?.turns) this.timeout = setTimeout(() => this.hooks.render(), p.grace_left * 1000 + 50);
+      else if (p.grace_left > 0) this.timer = setInterval(() => this.tick(), 250);
     }
   }
 
@@ -84,6 +95,7 @@ export class Presence {
 
   stop() {
     clearInterval(this.timer);
+    clearTimeout(this.timeout);
   }
 }
 
@@ -95,7 +107,8 @@ function levelButtons(choose) {
       onclick: () => choose(level) }, `Sí, en ${label}`)));
 }
 
-/** Por turnos: the friend plays when they can; the computer takes the seat only when asked. */
+/** Por turnos, after the long wait: the computer takes the seat only when asked, at the
+ * level chosen here. */
 function askComputer(g) {
   const name = opponentCapitalized(g.view);
   const dialog = openDialog({
@@ -125,11 +138,19 @@ export function presencePanel(g) {
       `${name} no está. La computadora (${levelName(p.level)}) juega por ${name} hasta que vuelva.`);
   }
   const left = g.presence.graceLeft();
-  if (g.view.turns && left > 0) {
-    return h("div", { class: "presence away turns" },
-      h("p", { role: "status" }, `${name} no está en la mesa ahora. Es por turnos: juega cuando pueda, y aquí lo verás.`),
-      h("button", { type: "button", class: "btn ask-computer", onclick: () => askComputer(g) },
-        `Que la computadora juegue por ${name}`));
+  if (g.view.turns) {
+    // waiting days is the point of por turnos: the computer is offered only after the long
+    // wait (the server's), said on the offer, and never as the main action
+    const wait = typeof g.view.turns_grace === "number" ? waitWords(g.view.turns_grace) : null;
+    if (left > 0) {
+      return h("div", { class: "presence away turns" },
+        h("p", { role: "status" }, `${name} no está en la mesa ahora. Es por turnos: juega cuando pueda, y aquí lo verás.`),
+        wait ? h("p", { class: "small" }, `Si pasan ${wait} sin que venga, podrás dejar que la computadora juegue por ${name}.`) : null);
+    }
+    return h("div", { class: "presence away turns long" },
+      h("p", { role: "status" }, `${name} no ha venido a la mesa${wait ? ` en ${wait}` : ""}. Es por turnos: puedes seguir esperando.`),
+      h("button", { type: "button", class: "btn quiet ask-computer", onclick: () => askComputer(g) },
+        wait ? `Ya pasaron ${wait}: que la computadora juegue por ${name}` : `Que la computadora juegue por ${name}`));
   }
   if (left > 0) {
     return h("div", { class: "presence away" },

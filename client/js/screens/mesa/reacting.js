@@ -51,6 +51,7 @@ export function reactPanel(g) {
   return pickerPanel({
     onPick: (r) => send(g, r),
     onClose: () => close(g),
-    muteSwitch: g.reactions.muteSwitch(),
+    // only a friend's reactions come to this seat: nothing to mute against the computer
+    muteSwitch: isFriendGame(g.view) ? g.reactions.muteSwitch() : null,
   });
 }

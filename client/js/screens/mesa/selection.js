@@ -5,7 +5,7 @@
 
 /** A fresh selection: nothing chosen. */
 export function freshSelection() {
-  return { selected: null, picked: new Set(), mode: "choose", idea: null, pending: null, error: null };
+  return { selected: null, picked: new Set(), mode: "choose", idea: null, pending: null, error: null, keepError: false };
 }
 
 /** A new card chosen (or the same one again: nothing chosen); the marks stay. */
@@ -47,6 +47,14 @@ function sortedKey(items) {
 export function buildEntry(sel, opts) {
   const key = sortedKey(sel.picked);
   return buildTakes(opts).find((entry) => sortedKey(entry.take) === key) || null;
+}
+
+/** The server's build idea of `value` on the table items marked now, or null: it says
+ * whether that pile is a double one (a pile composed by hand that is not among the ideas
+ * is not said to be double: the browser knows no rules). */
+export function ideaFor(sel, opts, value) {
+  const key = sortedKey(sel.picked);
+  return (opts?.builds || []).find((idea) => idea.value === value && sortedKey(idea.move.take) === key) || null;
 }
 
 /** The table items the chosen card's "Llevarte" would take (the dashed preview, with hints). */
