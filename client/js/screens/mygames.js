@@ -5,7 +5,7 @@
 
 import { myGames } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
-import { forgetSeat, loadSeats } from "../lib/store.js";
+import { forgetSeat, loadSeats } from "../lib/device.js";
 import { pushToggle } from "../ui/push.js";
 import { levelName } from "../ui/texts.js";
 

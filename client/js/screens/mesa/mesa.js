@@ -5,7 +5,7 @@
 // comes from `view.options`.
 
 import { alertNow, announce, reducedMotion, setBanner, wait } from "../../lib/dom.js";
-import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/store.js";
+import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/device.js";
 import { cardElement } from "../../ui/cards.js";
 import { closePushOffer, offerPush } from "../../ui/push.js";
 import { refreshPush } from "../../lib/push.js";
