@@ -5,7 +5,7 @@
 
 import { capitalize, h } from "../lib/dom.js";
 import { cardElement } from "../ui/cards.js";
-import { scoreBox } from "../ui/seats.js";
+import { scoreBox } from "../ui/panels.js";
 import { sayIn, shareButton, shareStatus } from "../ui/share.js";
 import { sheetFacts, sheetTable } from "../ui/sheet.js";
 import { deckLine, tableEmpty, tableItems } from "../ui/table.js";

@@ -4,7 +4,7 @@
 
 import { watchRoom } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
-import { playerPanel, scoreBoxes, watchersCount } from "../ui/seats.js";
+import { playerPanel, scoreBoxes, watchersCount } from "../ui/panels.js";
 import { deckLine, tableArea } from "../ui/table.js";
 import {
   REMATCH_WORDS, handEndWords, matchEndWords, moveLine, moveSentence, newHandWords,

@@ -5,7 +5,7 @@
 
 import { h } from "../../lib/dom.js";
 import { cardElement } from "../../ui/cards.js";
-import { playerPanel, scoreBoxes, watchersCount } from "../../ui/seats.js";
+import { playerPanel, scoreBoxes, watchersCount } from "../../ui/panels.js";
 import { deckLine, tableArea } from "../../ui/table.js";
 import { moveLine } from "../../ui/words.js";
 import { actionsBar, offlineOffer } from "./actions.js";
