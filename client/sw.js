@@ -34,6 +34,7 @@ const SHELL = [
   "/static/js/ui/table.js",
   "/static/js/ui/texts.js",
   "/static/js/ui/words.js",
+  "/static/js/engine/seats.js",
   "/static/js/screens/inicio.js",
   "/static/js/screens/invitation.js",
   "/static/js/screens/live.js",
@@ -63,7 +64,8 @@ const SHELL = [
 ];
 
 // the Web Worker's modules (client/js/play/worker.js and what it imports), fetched when the
-// page asks; "/" (the page) is kept last: its presence says the kit is whole
+// page asks; "/" (the page) is kept last: its presence says the kit is whole; what SHELL keeps
+// already (engine/seats.js, which the page imports too) is not fetched again
 const KIT = [
   "/static/js/play/worker.js",
   "/static/js/play/games.js",
