@@ -19,21 +19,22 @@ const SHELL = [
   "/static/js/early.js",
   "/static/js/lib/api.js",
   "/static/js/lib/connection.js",
+  "/static/js/lib/device.js",
   "/static/js/lib/dom.js",
   "/static/js/lib/localroom.js",
-  "/static/js/lib/localstore.js",
+  "/static/js/lib/offlinedb.js",
   "/static/js/lib/push.js",
-  "/static/js/lib/store.js",
   "/static/js/ui/cards.js",
   "/static/js/ui/notice.js",
+  "/static/js/ui/panels.js",
   "/static/js/ui/push.js",
   "/static/js/ui/reactions.js",
-  "/static/js/ui/seats.js",
   "/static/js/ui/share.js",
   "/static/js/ui/sheet.js",
   "/static/js/ui/table.js",
   "/static/js/ui/texts.js",
   "/static/js/ui/words.js",
+  "/static/js/engine/seats.js",
   "/static/js/screens/inicio.js",
   "/static/js/screens/invitation.js",
   "/static/js/screens/live.js",
@@ -63,7 +64,8 @@ const SHELL = [
 ];
 
 // the Web Worker's modules (client/js/play/worker.js and what it imports), fetched when the
-// page asks; "/" (the page) is kept last: its presence says the kit is whole
+// page asks; "/" (the page) is kept last: its presence says the kit is whole; what SHELL keeps
+// already (engine/seats.js, which the page imports too) is not fetched again
 const KIT = [
   "/static/js/play/worker.js",
   "/static/js/play/games.js",

@@ -86,7 +86,7 @@ class Settings:
     # PostgreSQL database share the rooms, and their frames and room commands travel over it
     redis_url: str | None = None
     # a process holds its rooms while it renews its lease in the database this often
-    # (a third of it); another process takes them over when it has lapsed
+    # (a third of it); another process claims them when it has lapsed
     lease_seconds: float = 5.0
     # a room command sent to another process is given up after this long (0: the lease)
     call_timeout: float = 0.0

@@ -98,12 +98,8 @@ def test_no_module_is_longer_than_one_sitting(path: Path) -> None:
 
 SEATS_MODULES = {ROOT / "server/engine/seats.py", ROOT / "client/js/engine/seats.js"}
 # folders whose two-seat code is being taught four seats right now (issue 26 for the
-# engines and the players, the client's screens after la mesa's pass): each leaves this
-# list in the commit that clears it
-PENDING: tuple[str, ...] = (
-    "server/engine/", "server/ai/", "client/js/engine/", "client/js/ai/", "client/js/ui/",
-    "client/js/screens/",
-)  # fmt: skip
+# engines and the players): each leaves this list in the commit that clears it
+PENDING: tuple[str, ...] = ("server/engine/", "server/ai/", "client/js/engine/", "client/js/ai/")
 # `1 - seat` and its kin (an index into a pair by its complement), and a literal pair of
 # seats or teams: `(0, 1)`, `[0, 1]`, `(1, 0)`, `range(2)`
 TWO_SEATS = re.compile(
@@ -137,15 +133,61 @@ def code_of_python(path: Path) -> str:
     return " ".join(out)
 
 
-JS_SKIP = re.compile(
-    r"/\*.*?\*/|//[^\n]*|`(?:\\.|[^`\\])*`|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'", re.S
-)
-
-
 def code_of_js(path: Path) -> str:
-    """The code of a JavaScript module without its comments and strings (a template's
-    text too: its ${…} is code, but seat arithmetic in a sentence belongs in a function)."""
-    return JS_SKIP.sub(" ", path.read_text(encoding="utf-8"))
+    """The code of a JavaScript module without its comments and strings: a template's text
+    goes, its ``${…}`` stays (code, however deep the templates nest)."""
+    return js_code(path.read_text(encoding="utf-8"))
+
+
+def js_code(text: str) -> str:
+    out: list[str] = []
+    # one frame per open template: how many braces its current ${…} has open (-1: in text)
+    templates: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if templates and templates[-1] < 0:  # a template's text
+            if ch == "\\":
+                i += 2
+            elif ch == "`":
+                templates.pop()
+                i += 1
+            elif text.startswith("${", i):
+                templates[-1] = 0
+                out.append(" ")
+                i += 2
+            else:
+                i += 1
+            continue
+        if text.startswith("//", i):
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        elif text.startswith("/*", i):
+            i = text.find("*/", i + 2)
+            i = n if i < 0 else i + 2
+        elif ch in "'\"":
+            i += 1
+            while i < n and text[i] != ch and text[i] != "\n":
+                i += 2 if text[i] == "\\" else 1
+            i += 1
+            out.append(" ")
+        elif ch == "`":
+            templates.append(-1)
+            out.append(" ")
+            i += 1
+        else:
+            if templates and ch == "{":
+                templates[-1] += 1
+            elif templates and ch == "}":
+                if templates[-1] == 0:  # the end of a ${…}: back to the template's text
+                    templates[-1] = -1
+                    out.append(" ")
+                    i += 1
+                    continue
+                templates[-1] -= 1
+            out.append(ch)
+            i += 1
+    return "".join(out)
 
 
 def two_seat_sites() -> list[str]:
@@ -158,6 +200,12 @@ def two_seat_sites() -> list[str]:
         code = code_of_python(path) if path.suffix == ".py" else code_of_js(path)
         found.extend(f"{relative}: {text!r}" for text in two_seat_matches(code))
     return found
+
+
+def test_a_templates_code_is_read_and_its_text_is_not() -> None:
+    code = js_code("const a = `x ${s[1 - w]} ${`in ${1 - me}`} y`; // 1 - seat\nf('1 - t');")
+    assert two_seat_matches(code) == ["1 - w", "1 - me"]
+    assert two_seat_matches(js_code("`1 - seat` + \"1 - seat\" /* [0, 1] */")) == []
 
 
 def test_the_pattern_finds_two_seat_arithmetic_and_nothing_else() -> None:

@@ -7,10 +7,10 @@ import { rejoin, replay, replayLink } from "./lib/api.js";
 import { announce, h } from "./lib/dom.js";
 import {
   clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
-} from "./lib/store.js";
+} from "./lib/device.js";
 import {
   forgetLocalGame, loadCurrentLocal, newLocalGame, saveCurrentLocal, saveLocalGame,
-} from "./lib/localstore.js";
+} from "./lib/offlinedb.js";
 import { inicioScreen } from "./screens/inicio.js";
 import { invitationScreen } from "./screens/invitation.js";
 import { NO_KIT, NO_LOCAL_STORAGE } from "./screens/localgames.js";

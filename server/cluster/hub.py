@@ -37,7 +37,7 @@ class Hub(Protocol):
         ...
 
     def attached(self, room_id: str, channel: int, conn: str) -> None:
-        """The room took the connection ``conn`` (its hello was answered)."""
+        """The room attached the connection ``conn`` (its hello was answered)."""
         ...
 
     def unregister(self, room_id: str, channel: int, conn: str) -> None: ...
@@ -50,7 +50,7 @@ class Hub(Protocol):
         self, room_id: str, text: str, code: int, *, attached_only: bool = False
     ) -> None:
         """Sends ``text`` to the sockets held here of room ``room_id`` and closes them
-        (``attached_only``: those a room took, not those still saying hello)."""
+        (``attached_only``: those a room attached, not those still saying hello)."""
         ...
 
     def close_all(self, text: str, code: int) -> None:

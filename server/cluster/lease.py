@@ -13,7 +13,7 @@ process's lease is held and the room's claim is the one this process holds
   the whole process, a database that hangs). When the deadline passes without a renewal,
   or a renewal finds the lease lapsed, this process reports it (``events.lapsed``): every
   copy it holds stops and every socket is closed.
-- **Claims**: a room taken by this process is a ``Claim`` (the room and its epoch, bumped
+- **Claims**: a room claimed by this process is a ``Claim`` (the room and its epoch, bumped
   in the database by the claim, so that any older copy can no longer write): the one place
   a room's epoch is kept. The room's copy holds its claim and writes with its epoch; the
   lease holds the claims it serves. A renewal that reads that a room's epoch moved on drops
@@ -41,7 +41,7 @@ START_TIMEOUT = 30.0  # seconds the first term may take to begin (a busy machine
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Claim:
-    """A room taken by this process at ``epoch`` (compared by identity: the lease holds
+    """A room claimed by this process at ``epoch`` (compared by identity: the lease holds
     the claim itself, and a new claim of the same room is another one). ``epoch`` -1: a copy
     that was never claimed (a summary's), which can never write."""
 
@@ -132,7 +132,7 @@ class Lease:
             await self._join(self.lease_seconds)
             return
         sent = self.monotonic()
-        before = dict(self._claims)  # rooms taken while the renewal runs are not judged by it
+        before = dict(self._claims)  # rooms claimed while the renewal runs are not judged by it
         renewal = await asyncio.wait_for(
             self.store.renew(self.node, self.lease_seconds), self._timeout
         )

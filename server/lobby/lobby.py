@@ -1,4 +1,4 @@
-"""The HTTP use cases: create a room, take the friend's seat, make and use rejoin codes, a
+"""The HTTP use cases: create a room, join the friend's seat, make and use rejoin codes, a
 room's public summary. Each answers a value or raises ``ApiError`` with a code; the web
 layer (``web/api.py``) picks the HTTP status.
 

@@ -110,7 +110,7 @@ REACTIONS_LIMITED_ES = "Muchas reacciones seguidas. Espera unos segundos."
 
 
 def watchers_full(cap: int) -> ProtocolError:
-    """The answer to one watcher more than a room takes."""
+    """The answer to one watcher more than a room admits."""
     return ProtocolError(
         "watchers_full",
         f"Esa mesa ya tiene {cap} personas mirando, que es el máximo. Prueba más tarde.",

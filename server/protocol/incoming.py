@@ -84,13 +84,13 @@ class MoveMsg:
 
 
 @dataclass(frozen=True, slots=True)
-class Takeover:
+class TakeoverMsg:
     level: str
     confirmed: bool = False  # por turnos: asked for in so many words (docs/protocol.md)
 
 
 @dataclass(frozen=True, slots=True)
-class Rematch:
+class RematchMsg:
     pass
 
 
@@ -108,14 +108,14 @@ class WatchMsg:
 
 
 @dataclass(frozen=True, slots=True)
-class React:
+class ReactMsg:
     """A quick reaction from a seat (``id`` optional: an error about it carries it)."""
 
     reaction: str
     id: str | None
 
 
-ClientMessage = Hello | MoveMsg | Takeover | Rematch | Ping | WatchMsg | React
+ClientMessage = Hello | MoveMsg | TakeoverMsg | RematchMsg | Ping | WatchMsg | ReactMsg
 
 
 def normalize_watch_code(text: str) -> str:
@@ -160,9 +160,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         confirmed = data.get("confirmed", False)
         if not isinstance(confirmed, bool):
             raise _missing("confirmed")
-        return Takeover(level, confirmed)
+        return TakeoverMsg(level, confirmed)
     if kind == "rematch":
-        return Rematch()
+        return RematchMsg()
     if kind == "ping":
         return Ping()
     if kind == "watch":
@@ -184,7 +184,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
             )
         if not isinstance(reaction, str) or reaction not in REACTIONS:
             raise ProtocolError("bad_reaction", id=react_id)
-        return React(reaction, react_id)
+        return ReactMsg(reaction, react_id)
     raise ProtocolError("unknown_type")
 
 

@@ -20,7 +20,7 @@ written, and only then told: to each seat its own view and to the watchers their
 (``views.py``), through the hub. Timers are commands the room posts to itself (``after``).
 
 A room stops in one way: ``RoomDeps.stop(room, reason)`` (the registry's ``stop``, with the
-reasons of ``stops.py``), which takes it out of the registry and ends its actor after the
+reasons of ``stops.py``), which removes it from the registry and ends its actor after the
 command in hand (``halt``); the next visitor loads it afresh from what was stored.
 """
 
@@ -196,7 +196,7 @@ class Room:
             command, future = letter
             if not self.deps.lease.holds(self.claim):
                 # this copy may no longer be the room's (the lease ran out, or another
-                # process took the room): it tells nobody anything, and stops; the command
+                # process claimed the room): it tells nobody anything, and stops; the command
                 # is asked of the room again (nothing of it was written)
                 await self.deps.stop(self, DEPOSED)
                 _fail(future, RoomStopped(self.id))
@@ -224,7 +224,7 @@ class Room:
     async def _failed(
         self, command: Command, exc: Exception, future: asyncio.Future[Any] | None
     ) -> None:
-        """A write failed (did it commit? only the database knows), another process took the
+        """A write failed (did it commit? only the database knows), another process claimed the
         room, or a bug: this copy may no longer match storage. It stops, and the next
         visitor loads the room afresh from what was stored (on this process or another)."""
         passing = isinstance(exc, StaleRoom) or is_outage(exc)

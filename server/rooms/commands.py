@@ -63,7 +63,7 @@ class Rematch:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """The friend takes seat 1 (``key_hash``: the retry key of the join request)."""
+    """The friend sits in seat 1 (``key_hash``: the retry key of the join request)."""
 
     name: str
     token_hash: str

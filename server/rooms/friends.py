@@ -1,4 +1,4 @@
-"""A friend's seat: taken by the friend (``join``, safe to retry by its key), moved to
+"""A friend's seat: joined by the friend (``join``, safe to retry by its key), moved to
 another device by a rejoin code (``move_seat``), and handed to the computer while the
 friend is away (``takeover``)."""
 
@@ -16,7 +16,7 @@ FULL = -1  # no seat is free
 
 
 async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> int:
-    """Takes the first free seat for ``token_hash``: the seat taken (now, or by this same
+    """Sits ``token_hash`` in the first free seat: the seat joined (now, or by this same
     request before: a retry), or ``FULL`` when every seat is someone else's."""
     state = room.state
     if state.mode != "friend":

@@ -41,7 +41,7 @@ async def handle(room: Room, command: Command) -> Any:
     play.schedule_computer(room)
     presence.schedule_stall(room, play.computer_level(room) is not None)
     if isinstance(command, Join | MoveSeat):
-        await handoff.release_unheard(room)  # an HTTP call took it: the sockets' process takes it
+        await handoff.release_unheard(room)  # claimed for an HTTP call: free for its sockets
     elif not isinstance(command, HandoffCheck):
         handoff.schedule(room)
     return result

@@ -1,11 +1,11 @@
 """A room moves to the process its sockets land on. With the balancer's hash on the room
-(deploy/haproxy.cfg), both seats and the watchers of a room reach one process, which takes
+(deploy/haproxy.cfg), both seats and the watchers of a room reach one process, which claims
 the room; when that process changes (a process added, the balancer's view changed), the
 room's sockets land on another process and its frames cross Redis. At its next quiet
 moment (no command for ``QUIET`` seconds, nothing due from the computer) a room whose
 listeners are all on one other process lets it go: it is released, its sockets are told to
 reconnect, and they find it there. The Redis path serves the moments in between. A room an
-HTTP call took (a join) and no socket listens to is released at once."""
+HTTP call claimed (a join) and no socket listens to is released at once."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def listeners_elsewhere(room: Room) -> str | None:
 async def release_unheard(room: Room) -> None:
     """After a command that came over HTTP (a friend joining, a seat moving to another
     device): a room that no socket listens to is released at once, so that the process its
-    sockets land on takes it, rather than the one the HTTP request happened to reach."""
+    sockets land on claims it, rather than the one the HTTP request happened to reach."""
     if room.deps.shared and not room.stopped and not room.listened():
         await room.deps.stop(room, UNHEARD)
 
@@ -54,5 +54,5 @@ async def check(room: Room, generation: int) -> None:
     if computer_level(room) is not None or room.timers.thinking() is not None:
         return  # the computer is due: the next quiet moment will do
     log.info("room %s moves to %s, where its sockets are", room.id, listeners_elsewhere(room))
-    # released: nobody's, the other process takes it at once; its sockets go there
+    # released: nobody's, the other process claims it at once; its sockets go there
     await room.deps.stop(room, HANDOFF)

@@ -36,16 +36,16 @@ async def attach(room: Room, seat: int, conn: str, since: int | None) -> bool:
     if old is not None and old != conn:
         await room.close(seat, SeatMoved(), CLOSE_SEAT_MOVED)
     seat_state = room.state.seats[seat]
-    took_over = seat_state.takeover is not None
+    in_takeover = seat_state.takeover is not None
     back = replace(seat_state, presence="here", since=room.deps.clock(), takeover=None)
-    if not room.state.computer_seat(seat) and (seat_state.presence != "here" or took_over):
+    if not room.state.computer_seat(seat) and (seat_state.presence != "here" or in_takeover):
         await room.write(room.state.with_seat(seat, back))
     room.sockets.attach(seat, conn)
     room.timers.next_idle()
     view = views.seat_view(room.moment(), seat)
     await room.send(seat, Welcome(room.id, seat, room.state.seq, view, room.events_since(since)))
     await room.tell_presence()
-    if took_over:  # the takeover ended: the other seats' views change (a state)
+    if in_takeover:  # the takeover ended: the other seats' views change (a state)
         moment = room.moment()
         for other, _ in list(room.sockets.seated()):
             if other != seat:
@@ -70,11 +70,11 @@ async def back(room: Room, seat: int) -> None:
         seat_state.presence == "here" and seat_state.takeover is None
     ):
         return
-    took_over = seat_state.takeover is not None
+    in_takeover = seat_state.takeover is not None
     here = replace(seat_state, presence="here", since=room.deps.clock(), takeover=None)
     await room.write(room.state.with_seat(seat, here))
     await room.tell_presence()
-    if took_over:
+    if in_takeover:
         await room.send_state()
 
 

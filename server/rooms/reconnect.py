@@ -16,7 +16,7 @@ def text() -> str:
 
 def here(hub: Hub, room_id: str | None = None, *, attached_only: bool = False) -> None:
     """The sockets held here of room ``room_id`` (None: of every room) reconnect
-    (``attached_only``: those a room took, not those still saying hello)."""
+    (``attached_only``: those a room attached, not those still saying hello)."""
     if room_id is None:
         hub.close_all(text(), CLOSE_RECONNECT)
     else:

@@ -25,7 +25,7 @@ from .stops import CUT_OFF, DEPOSED, LAPSED, SHUTDOWN, Stop
 
 log = logging.getLogger("server.rooms")
 
-REBUILDS = 4  # rooms rebuilt at once (a dead process may leave a thousand to take)
+REBUILDS = 4  # rooms rebuilt at once (a dead process may leave a thousand to claim)
 
 
 class OwnedElsewhere(Exception):
@@ -40,7 +40,7 @@ class OwnedElsewhere(Exception):
 
 class RoomRegistry:
     """Finds, creates, loads and stops the rooms of this process (``node``). ``shared``:
-    other processes share the rooms (else every room is ours to take at once)."""
+    other processes share the rooms (else every room is ours to claim at once)."""
 
     def __init__(
         self,
@@ -70,7 +70,7 @@ class RoomRegistry:
         return frozenset(self.rooms) | frozenset(self._loading)
 
     async def get(self, room_id: str) -> Room | None:
-        """This process's room ``room_id``, taken and loaded if need be (None: no such
+        """This process's room ``room_id``, claimed and loaded if need be (None: no such
         room; OwnedElsewhere: another live process holds it)."""
         room = self.rooms.get(room_id)
         if room is not None:
@@ -106,7 +106,7 @@ class RoomRegistry:
 
     async def disown(self, room_id: str) -> None:
         """The room is nobody's if the database says it is ours but no copy of it serves
-        here (one stopped): another process may take it at once."""
+        here (one stopped): another process may claim it at once."""
         if room_id not in self.rooms and room_id not in self._loading:
             await self.deps.storage.leases.disown(room_id, self.node)
 
@@ -116,7 +116,7 @@ class RoomRegistry:
         previous owner reconnect (they are no copy's now): only those still saying hello
         wait for this copy."""
         if self.stopping or not self.lease.held or not self.deps.hub.healthy:
-            # no lease, or cut off from the other processes: no room is ours to take
+            # no lease, or cut off from the other processes: no room is ours to claim
             raise ProtocolError("reconnecting")
         leases = self.deps.storage.leases
         epoch = await leases.claim(room_id, self.node, force=not self.shared)
@@ -154,7 +154,7 @@ class RoomRegistry:
     def stop(self, room: Room, reason: Stop) -> asyncio.Task[None]:
         """THE way a room stops: it leaves memory at once (it is all in storage), its claim
         is let go and its actor ends after the command in hand; then, by the reason
-        (``stops.py``), it is made nobody's (any process may take it at once) and its
+        (``stops.py``), it is made nobody's (any process may claim it at once) and its
         sockets are told (they reconnect and find the room afresh). Returns that last part,
         running beside the rooms (awaited by a room that stops itself, so that its sockets
         are told before it answers the command in hand)."""
@@ -233,15 +233,15 @@ class RoomRegistry:
     def cut_off(self) -> None:
         """This process is cut off from the other processes (Redis): it cannot reach the
         listeners its rooms may have elsewhere, nor answer calls, so it serves nothing. Its
-        rooms stop and are released (another process takes each at once), and every socket
-        here reconnects, to a process that can reach the others; none is taken here until
+        rooms stop and are released (another process claims each at once), and every socket
+        here reconnects, to a process that can reach the others; none is claimed here until
         the link is back (``_claim``)."""
         self.stop_all(CUT_OFF)
         reconnect.here(self.deps.hub)
 
     async def shut_down(self) -> None:
-        """A clean stop: no room is taken here any more; every room finishes its command in
-        hand and stops; they are made nobody's, so other processes take them at once; and
+        """A clean stop: no room is claimed here any more; every room finishes its command in
+        hand and stops; they are made nobody's, so other processes claim them at once; and
         only then are their sockets (here or on other processes) told to reconnect, so that
         each player reconnects once and finds the room's next owner."""
         self.stopping = True

@@ -17,7 +17,7 @@ from .registry import OwnedElsewhere, RoomRegistry
 
 
 class Router:
-    """``peers`` None: one process, every room is ours to take."""
+    """``peers`` None: one process, every room is ours to claim."""
 
     def __init__(self, registry: RoomRegistry, hub: Hub, peers: Peers | None = None) -> None:
         self.registry = registry
@@ -28,7 +28,7 @@ class Router:
 
     async def call(self, room_id: str, command: Command) -> Any:
         """``command``'s answer from the room's actor, wherever it lives. None when there
-        is no such room. A room whose owner died is taken over once its lease lapsed; until
+        is no such room. A room whose owner died is claimed again once its lease lapsed; until
         then, and when the database or Redis is away, ``ProtocolError("reconnecting")``."""
         registry = self.registry
         settings = registry.deps.settings
@@ -60,7 +60,7 @@ class Router:
             except NotOwner:
                 self._forget_owner(room_id)  # it moved: look again
             except PeerGone:
-                # nobody listens for its owner: it died. The room is taken once the lease
+                # nobody listens for its owner: it died. The room is claimed once the lease
                 # read with the claim has lapsed, not before (and not by polling)
                 lapse = self.lapses.get(room_id, loop.time())
                 self._forget_owner(room_id)
@@ -94,8 +94,8 @@ class Router:
 
     async def call_here(self, room_id: str, payload: Payload) -> Any:
         """A command another process sent for a room it believes is ours: answered if we
-        hold the room (or are loading it), else NotOwner, and the asker takes the room
-        itself: a room is taken where its sockets are, never on behalf of another process.
+        hold the room (or are loading it), else NotOwner, and the asker claims the room
+        itself: a room is claimed where its sockets are, never on behalf of another process.
         A room the database still says is ours but that we no longer serve (its copy
         stopped) is made nobody's first."""
         command = from_payload(payload)
@@ -148,7 +148,7 @@ class Router:
 
 
 def undo_hello(command: Command) -> Command | None:
-    """What takes a hello back: a socket attached or watching leaves."""
+    """What undoes a hello: a socket attached or watching leaves."""
     match command:
         case Attach(seat, conn, _):
             return Detach(seat, conn)

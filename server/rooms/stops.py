@@ -3,7 +3,7 @@ and ``RoomRegistry.stop(room, reason)`` is the one function that stops a room. W
 means is two facts:
 
 - ``release``: the room is made nobody's at once (its lease row cleared), so any process
-  may take it without waiting: the room is all in storage and this process is done with it.
+  may claim it without waiting: the room is all in storage and this process is done with it.
   Not after this copy failed or was deposed (its epoch may be old: the database decides who
   holds the room), nor when the lease lapsed (another process may hold it already);
 - ``tell``: the error its sockets are closed with, so that they reconnect and find the room
@@ -12,9 +12,9 @@ means is two facts:
 | reason | when | release | sockets told |
 |---|---|---|---|
 | ``IDLE`` | nobody has listened for ``ROOM_IDLE`` seconds | yes | (none) |
-| ``UNHEARD`` | an HTTP call took it (a join) and no socket listens | yes | (none) |
+| ``UNHEARD`` | an HTTP call claimed it (a join) and no socket listens | yes | (none) |
 | ``HANDOFF`` | all its listeners are on one other process (``handoff.py``) | yes | reconnecting |
-| ``DEPOSED`` | another process took it (a newer epoch) | no | reconnecting |
+| ``DEPOSED`` | another process claimed it (a newer epoch) | no | reconnecting |
 | ``STALE`` | a write was refused (another copy wrote first) or failed | no | reconnecting |
 | ``FAILED`` | a bug: handling a command raised | no | server_error |
 | ``LAPSED`` | this process's lease lapsed (every room at once) | no | reconnecting |

@@ -36,13 +36,13 @@ class CodeStore:
         """Adds a code and ends the seat's other live ones; False when a hash collides."""
 
         def job(conn: Connection) -> Exception | None:
-            taken = conn.execute(
+            in_use = conn.execute(
                 select(rejoin_codes.c.id).where(
                     (rejoin_codes.c.short_hash == short_hash)
                     | (rejoin_codes.c.long_hash == long_hash)
                 )
             ).first()
-            if taken is not None:
+            if in_use is not None:
                 return IntegrityError("code hash collision", None, Exception())
             conn.execute(
                 update(rejoin_codes)

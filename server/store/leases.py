@@ -1,7 +1,7 @@
 """Ownership as stored (server/cluster/ownership.py): one row per process with its lease
 (``nodes``), and each room's owner and fencing epoch (``rooms.owner``, ``rooms.epoch``).
 
-A process takes a room that nobody holds, or whose owner's lease has lapsed, by bumping the
+A process claims a room that nobody holds, or whose owner's lease has lapsed, by bumping the
 room's epoch (``claim``); every write of the room is conditional on that epoch
 (store/rooms.py), so a process that lost the room can never write it again.
 
@@ -102,7 +102,7 @@ class LeaseStore:
         )
 
     async def claim(self, room_id: str, node: str, *, force: bool = False) -> int | None:
-        """``node`` takes the room unless another process holds a live lease on it (or in
+        """``node`` claims the room unless another process holds a live lease on it (or in
         any case, ``force``: one process, every room is its own): the room's epoch is bumped
         and returned, and from then on only writes at that epoch are accepted. None when the
         room is held elsewhere or gone."""
@@ -146,7 +146,7 @@ class LeaseStore:
 
     async def release(self, room_id: str, node: str, epoch: int) -> None:
         """The room is nobody's (if ``node`` still holds it at ``epoch``): the next visitor
-        on any process takes it at once."""
+        on any process claims it at once."""
         async with self.db.lease_engine.connect() as conn:
             await conn.execute(
                 update(rooms)

@@ -19,10 +19,10 @@ CREATOR = 0  # the seat of the room's creator: the one seat never the computer's
 @dataclass(frozen=True, slots=True)
 class SeatState:
     """A seat, as its row stores it: ``presence`` is "arriving" (not connected since the
-    seat was taken), "here" or "away", since ``since`` (epoch seconds; the grace period
+    seat was joined), "here" or "away", since ``since`` (epoch seconds; the grace period
     counts from there); ``takeover`` the computer level playing it for now; ``rematch``
     whether its player asked for another match; ``name`` who sits there (None: a friend's
-    seat nobody took yet)."""
+    seat nobody joined yet)."""
 
     presence: PresenceKind = "arriving"
     since: float | None = None
@@ -54,7 +54,7 @@ class RoomState:
 
     @property
     def names(self) -> tuple[str | None, ...]:
-        """Who sits in each seat (None: a friend's seat nobody took yet)."""
+        """Who sits in each seat (None: a friend's seat nobody joined yet)."""
         return tuple(seat.name for seat in self.seats)
 
     def with_seat(self, seat: int, state: SeatState) -> RoomState:
@@ -162,7 +162,7 @@ class StoredMatch:
 @dataclass(frozen=True, slots=True)
 class RoomWrite:
     """One write of a room: ``room`` is its state after (``version`` one more than the
-    version it was decided from), by the owner that took the room at ``epoch``: the
+    version it was decided from), by the owner that claimed the room at ``epoch``: the
     database refuses it unless both still hold. ``seats`` are the seat rows to update from
     ``room``."""
 
@@ -172,7 +172,7 @@ class RoomWrite:
     move: MoveRecord | None = None
     finished: FinishedMatch | None = None
     join: tuple[int, str, str | None] | None = (
-        None  # a seat taken: (seat, token hash, join key hash)
+        None  # a seat joined: (seat, token hash, join key hash)
     )
     new_token: tuple[int, str] | None = None  # a seat moved: (seat, new token hash)
     use_code: tuple[int, str | None] | None = None  # the rejoin code used: (id, key hash)
@@ -182,7 +182,7 @@ class RoomWrite:
 
 class StaleRoom(Exception):
     """The room was written by someone else since this copy read it, or another process
-    took it (a newer epoch): nothing written."""
+    claimed it (a newer epoch): nothing written."""
 
 
 class RejoinError(Exception):

@@ -2,7 +2,7 @@
 
 Every write of a room is one ``RoomWrite``: the room's new state, conditional on the version
 it was decided from and on the epoch of the owner that decided it (``StaleRoom`` when
-another copy wrote first or another process took the room), with the move, the finished
+another copy wrote first or another process claimed the room), with the move, the finished
 match, the seat's new token or the used rejoin code that came with it, in one transaction,
 committed before the call returns. ``write_rooms`` is the one function that does it, for
 one write or for the hundreds of a busy batch alike: one read of the rooms' versions, the
@@ -185,7 +185,7 @@ def _apply(conn: Connection, writes: list[RoomWrite], now: float) -> None:
         if written not in (-1, len(group)):  # -1: this driver does not count (asyncpg)
             raise RuntimeError("a room changed under its write")  # held locked: never
     for w in writes:
-        if w.join is not None:  # a friend took a seat: its token (its row is written below)
+        if w.join is not None:  # a friend joined a seat: its token (its row is written below)
             seat, token_hash, key_hash = w.join
             conn.execute(
                 update(seats)
@@ -285,7 +285,7 @@ class RoomStore:
         db.batch(RoomWrite, write_rooms)
 
     async def create(self, room: RoomState, status: str, token_hash: str) -> None:
-        """Stores a new room, held by nobody yet (epoch 0): its first visitor takes it. Every
+        """Stores a new room, held by nobody yet (epoch 0): its first visitor claims it. Every
         seat has a row; the creator's holds ``token_hash``."""
 
         def job(conn: Connection) -> None:

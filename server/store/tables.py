@@ -52,7 +52,7 @@ rooms = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     # the process that holds the room now (server/cluster/) and the room's fencing epoch:
-    # bumped each time a process takes the room, and every write is conditional on it, so a
+    # bumped each time a process claims the room, and every write is conditional on it, so a
     # process that lost the room can never write it again
     Column("owner", String(64), nullable=True, index=True),
     Column("epoch", Integer, nullable=False, default=0),
@@ -87,7 +87,7 @@ seats = Table(
     metadata,
     _room_id(primary_key=True),
     Column("seat", Integer, primary_key=True),
-    # NULL: no person holds the seat (the computer's own, or a friend's nobody took yet)
+    # NULL: no person holds the seat (the computer's own, or a friend's nobody joined yet)
     Column("token_hash", String(64), nullable=True, unique=True),
     Column("name", String(40), nullable=True),  # who sits there (NULL: nobody yet)
     # "arriving" (not connected since joining) | "here" | "away"; ``since``: when it became

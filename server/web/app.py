@@ -97,7 +97,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         )  # fmt: skip
         router = Router(registry, hub, redis_hub)
         events.serve(registry, router)
-        await lease.start()  # our lease first: then no one takes our new rooms
+        await lease.start()  # our lease first: then no one claims our new rooms
         if redis_hub is not None:
             await redis_hub.start()
         leasing = asyncio.create_task(lease.run())
@@ -116,7 +116,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
 
         async def drain() -> None:
             """A clean stop, before the sockets are closed: no new work, the rooms stop and
-            are released (nobody's: another process takes each at once), then every socket
+            are released (nobody's: another process claims each at once), then every socket
             is told to reconnect, once."""
             if services.draining:
                 return

@@ -30,9 +30,9 @@ from ..protocol import (
     Ping,
     Pong,
     ProtocolError,
-    React,
-    Rematch,
-    Takeover,
+    ReactMsg,
+    RematchMsg,
+    TakeoverMsg,
     WatchMsg,
     encode,
     message_id,
@@ -231,11 +231,11 @@ async def dispatch(
             answer = await router.call(room, cmd.Submit(seat, move, seq, move_id))
             if answer is not None:
                 sock.deliver(answer)
-        case Takeover(level, confirmed):
+        case TakeoverMsg(level, confirmed):
             await router.call(room, cmd.Takeover(seat, level, confirmed))
-        case Rematch():
+        case RematchMsg():
             await router.call(room, cmd.Rematch(seat))
-        case React(reaction, react_id):
+        case ReactMsg(reaction, react_id):
             try:
                 await router.call(room, cmd.React(seat, reaction))
             except ProtocolError as exc:

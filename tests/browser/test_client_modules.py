@@ -32,6 +32,9 @@ LAYERS = {
     "screens": {"lib", "ui", "screens", "engine", "ai"},
     "app.js": {"lib", "ui", "screens", "engine", "ai"},
 }
+# seat arithmetic (how many seats, the next one, a seat's team) is written once, beside the
+# engine, and imports nothing: any layer may import it (docs/architecture.md)
+SEATS = JS / "engine" / "seats.js"
 CLASSIC_SCRIPTS = {CLIENT / "sw.js", JS / "offline.js", JS / "early.js"}  # not ES modules
 
 BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
@@ -135,9 +138,13 @@ def test_each_folder_imports_only_its_layer_and_those_below() -> None:
         if allowed is None:  # offline.js, early.js: nothing of the client's layers
             allowed = {layer(module)}
         for target, _ in imports(module):
-            if target.is_file() and layer(target) not in allowed:
+            if target.is_file() and layer(target) not in allowed and target != SEATS:
                 problems.append(f"{module.relative_to(JS)} imports {target.relative_to(JS)}")
     assert not problems, "\n".join(problems)
+
+
+def test_the_seats_module_imports_nothing() -> None:
+    assert imports(SEATS) == []
 
 
 def test_no_module_over_700_lines() -> None:
@@ -187,8 +194,9 @@ def test_node_parses_it(path: Path) -> None:
 
 
 def test_the_offline_kit_is_every_module_the_engine_worker_loads() -> None:
-    """sw.js `KIT` (fetched after the first online table) is exactly the worker's graph, and
-    none of it is in `SHELL` (fetched at install, before any table)."""
+    """sw.js `KIT` (fetched after the first online table) is exactly the worker's graph but
+    what `SHELL` keeps already (fetched at install, before any table: engine/seats.js, which
+    the page imports too), and none of it is in `SHELL`."""
     sw = (CLIENT / "sw.js").read_text(encoding="utf-8")
     kit = re.search(r"const KIT = \[(.*?)\];", sw, re.S)
     shell = re.search(r"const SHELL = \[(.*?)\];", sw, re.S)
@@ -201,5 +209,6 @@ def test_the_offline_kit_is_every_module_the_engine_worker_loads() -> None:
         if module not in loaded:
             loaded.add(module)
             todo.extend(edges.get(module, []))
-    assert kept == {"/static/" + str(m.relative_to(CLIENT)) for m in loaded}
-    assert not kept & set(re.findall(r"\"(/static/[^\"]+)\"", shell.group(1)))
+    in_shell = set(re.findall(r"\"(/static/[^\"]+)\"", shell.group(1)))
+    assert kept == {"/static/" + str(m.relative_to(CLIENT)) for m in loaded} - in_shell
+    assert not kept & in_shell

@@ -76,7 +76,7 @@ def test_no_offline_game_is_listed_that_could_not_start(make_player: MakePlayer)
     assert "Cuando tengas internet" in said and "espera un momento en el inicio" in said, said
     # the device keeps no such game, and Mis partidas (drawn from it) lists none
     kept = page.evaluate(
-        "async () => (await (await import('/static/js/lib/localstore.js')).listLocalGames()).length"
+        "async () => (await (await import('/static/js/lib/offlinedb.js')).listLocalGames()).length"
     )
     assert kept == 0
     assert page.locator(".mis-partidas .game").count() == 0

@@ -142,10 +142,10 @@ async def test_an_owner_paused_past_its_lease_wakes_up_deposed_and_tells_nobody_
 async def test_a_paused_process_holding_a_seat_socket_has_it_closed(
     make_cluster: Callable[..., Cluster],
 ) -> None:
-    """The room is p0's; seat 1's socket is on p1, which stands still for two leases. p0's
-    sweep lets the socket go and tells it to reconnect; p1, awake, closes every socket it
-    held (its lease lapsed): seat 1 comes back and the game goes on; at the end both seats
-    are connected, as the room says."""
+    """The room is p0's; seat 1's socket is on p1, which stands still for two leases. At a
+    renewal p0 drops the lapsed process's socket (`drop_dead_sockets`) and tells it to
+    reconnect; p1, awake, closes every socket it held (its lease lapsed): seat 1 comes back
+    and the game goes on; at the end both seats are connected, as the room says."""
     cluster = make_cluster(2)
     room, players = await seats(cluster, 0, 1)
     await play_on(cluster, room, players, 3, 30)
@@ -167,7 +167,7 @@ async def test_a_paused_process_holding_a_seat_socket_has_it_closed(
                 6 * L,
                 "p1's lease lapsed",
             )
-            await until(lambda: told_away(players[0], 1), 2 * L, "p0's sweep let seat 1 go")
+            await until(lambda: told_away(players[0], 1), 2 * L, "p0 let seat 1's socket go")
         await playing
     finally:
         playing.cancel()

@@ -30,11 +30,11 @@ from server.protocol import (
     Pong,
     Presence,
     ProtocolError,
-    Rematch,
+    RematchMsg,
     SeatMoved,
     ServerMessage,
     State,
-    Takeover,
+    TakeoverMsg,
     Welcome,
     dumps,
     encode,
@@ -254,7 +254,7 @@ def test_move_reading_accepts_a_trail_without_take_and_an_empty_one() -> None:
 
 
 def test_takeover_names_a_level() -> None:
-    assert parse_client(frame(type="takeover", level="facil")) == Takeover("facil")
+    assert parse_client(frame(type="takeover", level="facil")) == TakeoverMsg("facil")
     error = error_of(frame(type="takeover"))
     assert error.code == "missing_field" and error.id is None
     assert error.message == "Falta el dato «level» o no es válido."
@@ -270,7 +270,7 @@ def test_takeover_with_a_level_that_is_not_text_is_an_error_not_a_crash(level: A
 
 
 def test_rematch_and_ping_need_nothing_else() -> None:
-    assert parse_client(frame(type="rematch")) == Rematch()
+    assert parse_client(frame(type="rematch")) == RematchMsg()
     assert parse_client(frame(type="ping")) == Ping()
     assert parse_client(frame(type="ping", extra=[1, 2])) == Ping()
 

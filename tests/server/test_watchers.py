@@ -22,8 +22,8 @@ from server.engine import Card, Position
 from server.protocol import (
     REACTIONS,
     ProtocolError,
-    React,
     Reaction,
+    ReactMsg,
     Watchers,
     Watching,
     WatchMsg,
@@ -480,12 +480,12 @@ def test_watch_and_react_are_read_by_the_one_parser() -> None:
         {"type": "watch", "code": "A", "since": -1},
     ):
         assert refused(json.dumps(bad)).code == "missing_field", bad
-    assert parse_client('{"type": "react", "reaction": "buena"}') == React("buena", None)
-    assert parse_client('{"type": "react", "reaction": "risa", "id": "r-1"}') == React(
+    assert parse_client('{"type": "react", "reaction": "buena"}') == ReactMsg("buena", None)
+    assert parse_client('{"type": "react", "reaction": "risa", "id": "r-1"}') == ReactMsg(
         "risa", "r-1"
     )
     for reaction in REACTIONS:
-        assert parse_client(json.dumps({"type": "react", "reaction": reaction})) == React(
+        assert parse_client(json.dumps({"type": "react", "reaction": reaction})) == ReactMsg(
             reaction, None
         )
     error = refused('{"type": "react", "reaction": "BUENA", "id": "r-2"}')

@@ -2,12 +2,12 @@
 // (the same open/send/close as connection.js) and answers la mesa with the server's own
 // frames (docs/protocol.md: welcome, events, error), built from what the engine's Web Worker
 // says (client/js/play/worker.js: `game`, `game_play`, `game_computer`). Each move is kept
-// in IndexedDB (localstore.js) before la mesa hears of it, so a reload finds the game where
+// in IndexedDB (offlinedb.js) before la mesa hears of it, so a reload finds the game where
 // it was. The player is seat 0; the computer, seat 1.
 
 import { reducedMotion } from "./dom.js";
-import { loadLocalGame, newSeed, saveLocalGame } from "./localstore.js";
-import { loadAnimMs, loadName } from "./store.js";
+import { loadLocalGame, newSeed, saveLocalGame } from "./offlinedb.js";
+import { loadAnimMs, loadName } from "./device.js";
 
 export const WORKER_URL = "/static/js/play/worker.js";
 const ME = 0;

@@ -4,7 +4,7 @@
 
 import { createRoom, rejoin, useCode } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
-import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/store.js";
+import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/device.js";
 import { localGameItems, offlineChoice } from "./localgames.js";
 import { continueLine, myGamesSection } from "./mygames.js";
 

@@ -4,7 +4,7 @@
 
 import { invitation, joinRoom } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
-import { seatFrom } from "../lib/store.js";
+import { seatFrom } from "../lib/device.js";
 import { nameField, readName } from "./inicio.js";
 
 /** Who invites: {host, turns, open, room}, host null when the host gave no name; or

@@ -1,9 +1,9 @@
 // Jugar sin conexión on Inicio: the computer at Fácil or Normal with no server, and the
 // offline games of this device as Mis partidas lists them (what the device itself kept:
-// lib/localstore.js).
+// lib/offlinedb.js).
 
 import { announce, busy, capitalize, h, unbusy } from "../lib/dom.js";
-import { forgetLocalGame, listLocalGames } from "../lib/localstore.js";
+import { forgetLocalGame, listLocalGames } from "../lib/offlinedb.js";
 import { levelName } from "../ui/texts.js";
 import { agoText } from "./mygames.js";
 

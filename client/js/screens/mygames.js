@@ -3,9 +3,10 @@
 // games that wait for me first; the one "Continuar partida" opens is not listed again. Tapping one opens it; a finished one can be watched again
 // or taken off the list.
 
+import { otherTeam, teamOf } from "../engine/seats.js";
 import { myGames } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
-import { forgetSeat, loadSeats } from "../lib/store.js";
+import { forgetSeat, loadSeats } from "../lib/device.js";
 import { pushToggle } from "../ui/push.js";
 import { levelName } from "../ui/texts.js";
 
@@ -39,7 +40,7 @@ export function turnText(game) {
   if (game.status === "waiting") return "Esperando a que llegue tu amigo";
   if (game.status === "finished") {
     if (game.waits_for_me) return `${capitalize(name)} quiere la revancha`;
-    const winner = game.winner === me ? "Ganaste" : `Ganó ${name}`; // the server's word
+    const winner = game.winner === teamOf(me) ? "Ganaste" : `Ganó ${name}`; // the server's word
     return `Terminó: ${winner}`;
   }
   if (game.my_turn) return "Te toca";
@@ -91,11 +92,11 @@ function gameActions(seat, game, hooks, redraw) {
 
 function gameItem(seat, game, hooks, redraw) {
   const { title } = opponentWords(game);
-  const me = game.seat;
-  const them = 1 - me;
+  const mine = teamOf(game.seat); // the scores are a team's (RULES.md 9.4)
+  const theirs = otherTeam(mine);
   const turn = turnText(game);
   const when = game.moved ? `Última jugada ${agoText(game.last_move_ago)}` : `Empezó ${agoText(game.last_move_ago)}`;
-  const score = `Tú ${game.scores[me]} · ${capitalize(opponentWords(game).name)} ${game.scores[them]}`;
+  const score = `Tú ${game.scores[mine]} · ${capitalize(opponentWords(game).name)} ${game.scores[theirs]}`;
   // no aria-label: what the button shows is what it is called (voice control)
   const open = h("button", { type: "button", class: "btn game-open", "data-room": game.room },
   h("span", { class: "g-line" },

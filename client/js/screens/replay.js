@@ -3,9 +3,10 @@
 // move in words and each hand's result. Everything comes from GET /api/replays/<code>: the
 // server played the stored moves again; nothing is counted here.
 
+import { otherTeam, seatsOf, teamOf } from "../engine/seats.js";
 import { capitalize, h } from "../lib/dom.js";
 import { cardElement } from "../ui/cards.js";
-import { scoreBox } from "../ui/seats.js";
+import { scoreBox } from "../ui/panels.js";
 import { sayIn, shareButton, shareStatus } from "../ui/share.js";
 import { sheetFacts, sheetTable } from "../ui/sheet.js";
 import { deckLine, tableEmpty, tableItems } from "../ui/table.js";
@@ -28,7 +29,7 @@ function sentenceName(data, seat) {
 /** What happened in a step: the move (said, or shown with card chips), a new deal, the end
  * of a hand or of the match. */
 function stepWords(data, step, index, spoken) {
-  const names = [sentenceName(data, 0), sentenceName(data, 1)];
+  const names = seatsOf(data.names.length).map((seat) => sentenceName(data, seat));
   if (index === 0) {
     return [`El reparto: cuatro cartas a cada uno y cuatro en la mesa. Empieza ${names[step.position.turn]}.`];
   }
@@ -58,8 +59,8 @@ function seatPanel(data, step, seat, active) {
   return h("section", { class: "r-seat" + (active ? " to-move" : ""), "data-seat": String(seat),
     "aria-label": displayName(data, seat) },
   h("div", { class: "r-name" },
-    scoreBox({ seat, who: displayName(data, seat), near: seat === 0, score: p.scores[seat],
-      limpias: p.limpias[seat], tally: p.tally[seat] }),
+    scoreBox({ seat, who: displayName(data, seat), near: seat === 0, score: p.scores[teamOf(seat)],
+      limpias: p.limpias[teamOf(seat)], tally: p.tally[teamOf(seat)] }),
     active ? h("p", { class: "r-turn" }, "Le toca") : null),
   hand);
 }
@@ -88,7 +89,7 @@ function handResult(data, step) {
 export function replayScreen(data, { onBack, link }) {
   const last = data.steps.length - 1;
   let index = 0;
-  const names = [displayName(data, 0), displayName(data, 1)];
+  const names = seatsOf(data.names.length).map((seat) => displayName(data, seat));
   const board = h("div", { class: "r-board" });
   const counter = h("p", { class: "r-counter", "aria-hidden": "true" });
   const words = h("p", { class: "r-words" });
@@ -154,7 +155,7 @@ export function replayScreen(data, { onBack, link }) {
       h("button", { type: "button", class: "btn quiet r-back", onclick: onBack }, "← Volver al inicio"),
       h("h1", { id: "replay-title" }, `${names[0]} contra ${names[1]}`),
       h("p", { class: "r-final" }, `Repetición de la partida ${data.match}. `,
-        h("strong", {}, `Ganó ${names[winner]}, ${data.scores[winner]} a ${data.scores[1 - winner]}.`))),
+        h("strong", {}, `Ganó ${names[winner]}, ${data.scores[winner]} a ${data.scores[otherTeam(winner)]}.`))),
     h("div", { class: "r-scroll" },
       board,
       result,

@@ -2,9 +2,10 @@
 // view (docs/protocol.md, "Watching") has no hand and no deck: both hands are card backs.
 // No move controls; the players' quick reactions show for a few seconds (and can be muted).
 
+import { teamOf } from "../engine/seats.js";
 import { watchRoom } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
-import { playerPanel, scoreBoxes, watchersCount } from "../ui/seats.js";
+import { playerPanel, scoreBoxes, watchersCount } from "../ui/panels.js";
 import { deckLine, tableArea } from "../ui/table.js";
 import {
   REMATCH_WORDS, handEndWords, matchEndWords, moveLine, moveSentence, newHandWords,
@@ -121,7 +122,7 @@ export class WatchTable extends LiveTable {
   /** A seat as a sentence says it: "Ana", "la computadora". */
   name(seat) {
     const v = this.view;
-    const fallback = seat === 0 ? "Jugador 1" : "Jugador 2";
+    const fallback = `Jugador ${seat + 1}`;
     if (!v) return fallback;
     if (v.players && v.players[seat].kind === "computer") return "la computadora";
     return v.names[seat] || fallback;
@@ -173,8 +174,8 @@ export class WatchTable extends LiveTable {
       this.notice.line(),
       this.status === "reconnecting" ? h("p", { class: "notice" }, "Reconectando…") : null);
     const playing = v.status !== "waiting";
-    const box = (seat) => ({ seat, who: capitalize(this.name(seat)), score: v.scores[seat],
-      limpias: v.limpias[seat], tally: playing ? v.tally[seat] : null });
+    const box = (seat) => ({ seat, who: capitalize(this.name(seat)), score: v.scores[teamOf(seat)],
+      limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null });
     return h("section", { class: "mesa watching", "aria-labelledby": "watch-title",
       "data-seq": String(v.seq), "data-status": v.status, "data-busy": String(this.status !== "online") },
     h("header", { class: "topbar" }, scoreBoxes(box(0), box(1))),

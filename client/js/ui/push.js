@@ -16,7 +16,7 @@ function outcomeWords(outcome) {
   return outcome === "on" ? W.on : outcome === "denied" ? W.denied : W.failed;
 }
 
-/** Takes the offer away (la mesa stopped, or the player answered). */
+/** Withdraws the offer (la mesa stopped, or the player answered). */
 export function closePushOffer() {
   document.getElementById(OFFER_ID)?.remove();
 }

@@ -3,7 +3,7 @@
 // that mutes them on this device, and the compact picker a player sends them with.
 
 import { announce, h, moveFocusByKey } from "../lib/dom.js";
-import { loadMuted, saveMuted } from "../lib/store.js";
+import { loadMuted, saveMuted } from "../lib/device.js";
 
 /** id, what the bubble shows, the button's name, and what is said after the sender's name. */
 export const REACTIONS = [

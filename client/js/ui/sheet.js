@@ -4,6 +4,7 @@
 // `eligible`) and a running total from the match score at the hand's start to the one after
 // it. Everything comes from the server's hand_end result; nothing is counted here.
 
+import { TEAMS, otherTeam, teamOf } from "../engine/seats.js";
 import { cardShort } from "./cards.js";
 import { h } from "../lib/dom.js";
 import { plural } from "./words.js";
@@ -56,12 +57,14 @@ function countWords(facts, i, k) {
 }
 
 /**
- * The sheet's table. Per seat and category, a cell with data-points (what the category
- * gave), data-counted (what entered the match score) and data-total (the running total).
+ * The sheet's table, seen from seat `me`: its team's column first. Per team and category,
+ * a cell with data-points (what the category gave), data-counted (what entered the match
+ * score) and data-total (the running total).
  */
 export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
-  const them = 1 - me;
-  const running = [facts.before[0], facts.before[1]];
+  const mine = teamOf(me);
+  const theirs = otherTeam(mine);
+  const running = TEAMS.map((team) => facts.before[team]);
   const cell = (i, k) => {
     const pts = facts.points[i][k];
     const counted = facts.counted[i][k];
@@ -90,7 +93,7 @@ export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
     h("tr", { "data-category": String(k) },
       h("th", { scope: "row" }, h("span", { "aria-hidden": "true" }, label),
         h("span", { class: "sr-only" }, facts.categories[k] || label)),
-      cell(me, k), cell(them, k)));
+      cell(mine, k), cell(theirs, k)));
   const total = (i) => h("td", { "data-seat": String(i), "data-total": String(facts.scores[i]) },
     String(facts.scores[i]));
   const start = (i) => h("td", { "data-seat": String(i), "data-total": String(facts.before[i]) },
@@ -102,23 +105,25 @@ export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
       h("th", { scope: "col" }, meLabel),
       h("th", { scope: "col" }, oppShort))),
     h("tbody", {},
-      h("tr", { class: "start-total" }, h("th", { scope: "row" }, "Al empezar"), start(me), start(them)),
+      h("tr", { class: "start-total" }, h("th", { scope: "row" }, "Al empezar"), start(mine), start(theirs)),
       rows),
     h("tfoot", {},
-      h("tr", { class: "match-total" }, h("th", { scope: "row" }, "Partida"), total(me), total(them))));
+      h("tr", { class: "match-total" }, h("th", { scope: "row" }, "Partida"), total(mine), total(theirs))));
 }
 
-/** Sentences under the table: late points, the 18-points rule. */
+/** Sentences under the table (seen from seat `me`): late points, the 18-points rule. */
 export function sheetNotes(facts, me, oppName) {
   const notes = [];
-  const late = [0, 1].map((i) => facts.points[i].reduce((a, b, k) => a + b - facts.counted[i][k], 0));
-  if (late[0] + late[1] > 0) {
+  const late = TEAMS.map((i) => facts.points[i].reduce((a, b, k) => a + b - facts.counted[i][k], 0));
+  if (late.some((points) => points > 0)) {
     notes.push(h("p", { class: "small late-note" },
       h("s", { class: "late" }, "+1"), " Tachado: llegó cuando alguien ya tenía 21, y no cuenta (se cuenta de arriba abajo y se para ahí)."));
   }
-  const limited = [me, 1 - me].filter((i) => facts.limited[i]);
+  const mine = teamOf(me);
+  const limited = [mine, otherTeam(mine)].filter((i) => facts.limited[i]);
   if (limited.length) {
-    const who = limited.length === 2 ? "Los dos empezaron" : limited[0] === me ? "Empezaste" : `${oppName} empezó`;
+    const who = limited.length === TEAMS.length ? "Los dos empezaron"
+      : limited[0] === mine ? "Empezaste" : `${oppName} empezó`;
     notes.push(h("p", { class: "small late-rule" },
       `${who} la mano con 18 o más: solo cuentan cartas, picas y el 10♦.`));
   }

@@ -2,6 +2,7 @@
 // as shown (card symbols; as a line with card chips), and the other events of a match. One
 // copy for la mesa, the watcher's page and the replay; each says who moved its own way.
 
+import { otherTeam } from "../engine/seats.js";
 import { capitalize, h } from "../lib/dom.js";
 import { cardName, cardNameWithArticle, cardShort, chip, pileShort } from "./cards.js";
 
@@ -89,7 +90,7 @@ export function handEndWords(event, names) {
 export function matchEndWords(event, names) {
   const w = event.winner;
   if (w === null || w === undefined) return "La partida terminó.";
-  return `¡${capitalize(names[w])} ganó la partida, ${event.scores[w]} a ${event.scores[1 - w]}!`;
+  return `¡${capitalize(names[w])} ganó la partida, ${event.scores[w]} a ${event.scores[otherTeam(w)]}!`;
 }
 
 /** Web Push ("te toca" with the app closed): every word the client says about it, in one

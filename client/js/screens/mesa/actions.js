@@ -7,7 +7,7 @@ import { cardShort, chip, pileShort } from "../../ui/cards.js";
 import {
   askWhyNot, cancel, capture, chooseIdea, clearMarks, confirmBuild, leaveBuild, startBuild, trail,
 } from "./intents.js";
-import { myTurn, opponentCapitalized, opponentName } from "./names.js";
+import { myTurn, opponentCapitalized, opponentName, opponentSeat } from "./names.js";
 import { buildEntry, buildTakes, ideaFor, optionsFor, sameMove } from "./selection.js";
 
 const NO_OPTIONS = { llevarte: null, llevarte_solo: null, builds: [], build_takes: [], trail: false };
@@ -46,7 +46,7 @@ export function actionsBar(g) {
   }
   if (v.status === "finished") {
     const asked = v.rematch && v.rematch[v.seat];
-    const wanted = v.rematch && v.rematch[1 - v.seat];
+    const wanted = v.rematch && v.rematch[opponentSeat(v)];
     if (wanted && !asked) bar.append(line(`${opponentCapitalized(v)} quiere la revancha.`));
     bar.append(h("button", { type: "button", class: "btn primary rematch",
       "aria-disabled": asked ? "true" : null, onclick: () => { if (!asked) g.rematch(); } },

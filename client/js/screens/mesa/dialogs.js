@@ -5,7 +5,7 @@
 
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
-import { SPEEDS, loadAlerts, loadAnimMs, saveAlerts, saveAnimMs } from "../../lib/store.js";
+import { SPEEDS, loadAlerts, loadAnimMs, saveAlerts, saveAnimMs } from "../../lib/device.js";
 import { pushSwitch } from "../../ui/push.js";
 import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
 import { COMO_SE_JUEGA } from "../../ui/texts.js";

@@ -2,17 +2,18 @@
 // what was left on the table and who got it, and, at the end of the match, the winner, the
 // rematch (with the friend's wish, when they asked first) and the replay.
 
+import { otherTeam, teamOf } from "../../engine/seats.js";
 import { announce, h, openDialog } from "../../lib/dom.js";
 import { sheetFacts, sheetNotes, sheetTable } from "../../ui/sheet.js";
 import { plural } from "../../ui/words.js";
 import { refocus } from "./focus.js";
-import { isFriendGame, opponentCapitalized, opponentName, shortOpponentName } from "./names.js";
+import { isFriendGame, opponentCapitalized, opponentName, opponentSeat, shortOpponentName } from "./names.js";
 
 /** "Primo quiere la revancha. ¿Le das?" on the final sheet, once the friend asked. */
 export function noteRematchWish(g, view) {
   const note = g.sheet?.querySelector(".rematch-note");
   if (!note || !view || !view.rematch || !isFriendGame(g.view)) return;
-  if (view.rematch[1 - view.seat] && !view.rematch[view.seat]) {
+  if (view.rematch[opponentSeat(view)] && !view.rematch[view.seat]) {
     note.textContent = `${opponentCapitalized(g.view)} quiere la revancha. ¿Le das?`;
   }
 }
@@ -49,7 +50,8 @@ function finalButtons(g, match) {
 export function openHandSheet(g, event) {
   const v = g.view;
   const me = v.seat;
-  const them = 1 - me;
+  const mine = teamOf(me); // the scores and the winner are a team's (RULES.md 9.4)
+  const theirs = otherTeam(mine);
   const r = event.result;
   const oppName = opponentCapitalized(v);
   const facts = sheetFacts(r);
@@ -66,9 +68,9 @@ export function openHandSheet(g, event) {
   let title = `Fin de la mano ${handNumber + 1}`;
   const buttons = h("div", { class: "button-row" });
   if (finished) {
-    title = r.winner === me ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
+    title = r.winner === mine ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
     parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
-      r.winner === me ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
+      r.winner === mine ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
     parts.push(h("p", { class: "rematch-note", role: "status" }));
     buttons.append(...finalButtons(g, v.match).filter(Boolean));
   } else {
@@ -79,7 +81,7 @@ export function openHandSheet(g, event) {
   parts.push(buttons);
   // the opponent inside the sentence: "la computadora", never "La computadora"
   const inside = opponentName(v);
-  announce(`${title}. Tú sumaste ${gained(me)}, ${inside} ${gained(them)}. En la partida: tú ${r.scores[me]}, ${inside} ${r.scores[them]}.`);
+  announce(`${title}. Tú sumaste ${gained(mine)}, ${inside} ${gained(theirs)}. En la partida: tú ${r.scores[mine]}, ${inside} ${r.scores[theirs]}.`);
   g.sheet = openDialog({
     title, className: "sheet" + (finished ? " final" : ""),
     body: h("div", { class: "sheet-body" },
@@ -94,5 +96,5 @@ export function openHandSheet(g, event) {
     },
   });
   g.sheet.dataset.handNumber = String(handNumber);
-  if (finished && g.rematchSeen) noteRematchWish(g, { seat: v.seat, rematch: g.rematchSeen });
+  if (finished && g.rematchSeen) noteRematchWish(g, { seat: v.seat, names: v.names, rematch: g.rematchSeen });
 }

@@ -4,8 +4,8 @@
 // game to another device, watchers.
 
 import { LocalRoom } from "../../lib/localroom.js";
-import { saveCurrentLocal } from "../../lib/localstore.js";
-import { loadSession } from "../../lib/store.js";
+import { saveCurrentLocal } from "../../lib/offlinedb.js";
+import { loadSession } from "../../lib/device.js";
 import { Mesa } from "./mesa.js";
 
 export class LocalMesa extends Mesa {

@@ -5,7 +5,7 @@
 // comes from `view.options`.
 
 import { alertNow, announce, reducedMotion, setBanner, wait } from "../../lib/dom.js";
-import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/store.js";
+import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/device.js";
 import { cardElement } from "../../ui/cards.js";
 import { closePushOffer, offerPush } from "../../ui/push.js";
 import { refreshPush } from "../../lib/push.js";
@@ -14,7 +14,7 @@ import { LiveTable } from "../live.js";
 import { askLeave, openMenu } from "./dialogs.js";
 import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
 import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
-import { myTurn, opponentCapitalized, turnWords } from "./names.js";
+import { myTurn, opponentCapitalized, opponentSeat, turnWords } from "./names.js";
 import { Presence } from "./presence.js";
 import { mesaScreen, moverOf } from "./render.js";
 import { escapeChoice } from "./intents.js";
@@ -259,7 +259,7 @@ export class Mesa extends LiveTable {
     }
     // a finished match is not "continued": opening the site again goes to Inicio
     this.session.finished = view.status === "finished";
-    this.presence.set(view.presence[1 - view.seat]);
+    this.presence.set(view.presence[opponentSeat(view)]);
     this.persist();
   }
 

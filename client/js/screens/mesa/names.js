@@ -2,6 +2,13 @@
 // ("la computadora", "tu amigo" before the friend has a name), and whose turn it is.
 
 import { capitalize } from "../../lib/dom.js";
+import { rivals } from "../../engine/seats.js";
+
+/** The opponent's seat: the first rival to play after mine (with two seats, the one
+ * opponent, the seat the view's `opponent` fields speak of). */
+export function opponentSeat(view) {
+  return rivals(view.seat, view.names.length)[0];
+}
 
 export function isFriendGame(view) {
   return Boolean(view && view.opponent && view.opponent.kind === "person");
@@ -11,7 +18,7 @@ export function isFriendGame(view) {
 export function opponentName(view) {
   if (!view) return "tu contrincante";
   if (view.opponent && view.opponent.kind === "computer") return "la computadora";
-  return view.names[1 - view.seat] || "tu amigo";
+  return view.names[opponentSeat(view)] || "tu amigo";
 }
 
 /** The opponent where a sentence starts: "La computadora", "Beto". */

@@ -3,14 +3,15 @@
 // score boxes, the opponent, the table, the last move and whose turn, the hand and the
 // actions. Nothing here changes state; taps call the mesa's intents.
 
+import { teamOf } from "../../engine/seats.js";
 import { h } from "../../lib/dom.js";
 import { cardElement } from "../../ui/cards.js";
-import { playerPanel, scoreBoxes, watchersCount } from "../../ui/seats.js";
+import { playerPanel, scoreBoxes, watchersCount } from "../../ui/panels.js";
 import { deckLine, tableArea } from "../../ui/table.js";
 import { moveLine } from "../../ui/words.js";
 import { actionsBar, offlineOffer } from "./actions.js";
 import { selectCard, toggleTableItem } from "./intents.js";
-import { isFriendGame, myTurn, opponentCapitalized, opponentName, shortOpponentName } from "./names.js";
+import { isFriendGame, myTurn, opponentCapitalized, opponentName, opponentSeat, shortOpponentName } from "./names.js";
 import { presencePanel } from "./presence.js";
 import { reactButton, reactPanel } from "./reacting.js";
 import { optionsFor, previewSet } from "./selection.js";
@@ -41,11 +42,12 @@ export function mesaScreen(g) {
 export function topbar(g) {
   const v = g.view;
   const playing = v.status !== "waiting";
-  const box = (seat, who) => ({ seat, who, score: v.scores[seat], limpias: v.limpias[seat],
-    tally: playing ? v.tally[seat] : null, mine: seat === v.seat,
+  // scores, limpias and what was captured are the team's (RULES.md 9.3), shown by a seat
+  const box = (seat, who) => ({ seat, who, score: v.scores[teamOf(seat)],
+    limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null, mine: seat === v.seat,
     bubble: seat === v.seat ? g.reactions.bubble(seat) : null });
   return h("header", { class: "topbar" },
-    scoreBoxes(box(v.seat, "Tú"), box(1 - v.seat, shortOpponentName(v))),
+    scoreBoxes(box(v.seat, "Tú"), box(opponentSeat(v), shortOpponentName(v))),
     reactButton(g),
     h("button", { type: "button", class: "btn menu-button", "aria-haspopup": "dialog",
       "data-focus-key": "menu", onclick: () => g.openMenu() }, "Menú"),
@@ -56,8 +58,9 @@ export function topbar(g) {
 function opponent(g) {
   const v = g.view;
   const p = g.presence.current;
+  const seat = opponentSeat(v);
   return playerPanel({
-    seat: 1 - v.seat,
+    seat,
     name: opponentCapitalized(v),
     person: isFriendGame(v),
     away: Boolean(p && p.state !== "here"),
@@ -65,7 +68,7 @@ function opponent(g) {
     handSize: v.opponent_hand_size,
     badges: v.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null,
     below: [deckLine(v.deck_size), g.watchers > 0 ? watchersCount(g.watchers) : null,
-      g.reactions.bubble(1 - v.seat)],
+      g.reactions.bubble(seat)],
   });
 }
 
@@ -104,7 +107,7 @@ function mesa(g) {
   const last = h("p", { class: "lastmove" }, v.last_move ? moveLine(v.last_move, moverOf(g, v.last_move, v.table)) : "");
   const turn = h("p", { class: "turn" + (my ? " mine" : ""), "data-turn": my ? "me" : "them" },
     v.status === "finished"
-      ? (v.winner === v.seat ? "¡Ganaste la partida!" : `${opponentCapitalized(v)} ganó la partida.`)
+      ? (v.winner === teamOf(v.seat) ? "¡Ganaste la partida!" : `${opponentCapitalized(v)} ganó la partida.`)
       : my ? "Te toca jugar" : `Le toca a ${opponentName(v)}…`);
   const status = h("div", { class: "status-lines" }, last, turn,
     g.sel.error ? h("p", { class: "error-line" }, g.sel.error) : null,

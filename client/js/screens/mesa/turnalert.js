@@ -2,7 +2,7 @@
 // allowed it in the Menú, the page shows a system notification (no push service: only
 // while the page is open in the background).
 
-import { loadAlerts } from "../../lib/store.js";
+import { loadAlerts } from "../../lib/device.js";
 
 const TITLE = "Casino dominicano";
 const ICON = "/static/icon.svg";

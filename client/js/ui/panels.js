@@ -1,7 +1,8 @@
-// The two seats around the table: the score boxes (match points, limpias and what each one
+// The panels around the table: the score boxes (match points, limpias and what each one
 // has taken in this hand), a player's panel (name, whether they are here, their hand as
 // card backs) and how many are watching. One copy for la mesa, the watcher's page and the
-// replay; the numbers are the server's (`view.tally`, `scores`, `limpias`).
+// replay; the numbers are the server's (`view.tally`, `scores`, `limpias`). (Not to be
+// confused with engine/seats.js: how many seats, the next one, a seat's team.)
 
 import { h } from "../lib/dom.js";
 import { cardBack } from "./cards.js";
