@@ -79,7 +79,7 @@ const KIT = [
   "/static/js/engine/scoring.js",
   "/static/js/engine/sha256.js",
   "/static/js/engine/view.js",
-  "/static/js/engine/views.js",
+  "/static/js/engine/facts.js",
   "/static/js/ai/index.js",
   "/static/js/ai/facil.js",
   "/static/js/ai/normal.js",

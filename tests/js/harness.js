@@ -13,7 +13,7 @@ import { cardOptions, cardOptionsJSON } from "../../client/js/engine/hints.js";
 import { Match, shuffledDeck } from "../../client/js/engine/match.js";
 import { Move, compareMoves, legalMoves, movesForCard, playStep } from "../../client/js/engine/moves.js";
 import { Position } from "../../client/js/engine/position.js";
-import { options, seatView, stepEvents } from "../../client/js/engine/views.js";
+import { options, seatView, stepEvents } from "../../client/js/engine/facts.js";
 import { publicView, viewFor } from "../../client/js/engine/view.js";
 
 /** @typedef {import("../../client/js/engine/moves.js").Step} Step */
