@@ -12,6 +12,7 @@ from server.ai.dificil import Dificil, Tuning
 from server.ai.inference import Inference, Seen
 from server.ai.normal import Tuning as NormalTuning
 from server.engine import DECK, Card, Move, Pile, Position, legal_moves, view_for
+from tests.engine.oracles import oracle
 
 from .helpers import four_player_positions
 from .helpers import shuffle_hidden_four as shuffle_hidden
@@ -103,3 +104,27 @@ def test_a_partners_plays_are_read_like_an_opponents() -> None:
 
 def test_levels_are_registered_for_four_as_for_two() -> None:
     assert list(LEVELS) == ["facil", "normal", "dificil"]
+
+
+def test_the_oracle_chooses_for_a_four_player_seat_at_every_level() -> None:
+    """NOTATION.md, the rules oracle: ``choose`` on four-player positions, a legal move at
+    every level, the same answer to the same request, refused when the seat has no card."""
+    positions = four_player_positions()[::10]
+    requests = [
+        {"op": "choose", "level": level, "position": p.to_json(), "seed": n}
+        for n, p in enumerate(positions)
+        for level in ("facil", "normal", "dificil")
+    ]
+    python = oracle("python")
+    try:
+        answers = python.ask_many(requests)
+        again = python.ask_many(requests[:6])
+        empty = positions[0].replace(hands=((), *positions[0].hands[1:]), turn=0)
+        refused = python.ask({"op": "choose", "level": "normal", "position": empty.to_json()})
+    finally:
+        assert python.close()[0] == 0
+    assert again == answers[:6]
+    for request, answer in zip(requests, answers, strict=True):
+        position = Position.from_json(request["position"])
+        assert Move.from_json(answer["move"]) in legal_moves(position), (request, answer)
+    assert refused == {"error": "the seat to move has no cards"}

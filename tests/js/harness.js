@@ -129,8 +129,8 @@ const OPS = {
     return { deck: shuffledDeck(seed, hand).map((c) => c.code) };
   },
   // a match replayed from its seed and moves: every step's events, and the seat views after
-  match({ seed, moves }) {
-    let match = Match.new(seed);
+  match({ seed, moves, seats = 2 }) {
+    let match = Match.new(seed, seats);
     const steps = [];
     for (const raw of moves) {
       const before = match;
@@ -147,7 +147,7 @@ const OPS = {
       hand_number: match.handNumber,
       move_count: match.moveCount,
       position: match.position.toJSON(),
-      views: [seatView(match, 0), seatView(match, 1)],
+      views: match.position.hands.map((_, seat) => seatView(match, seat)),
     };
   },
   // Normal's expected value of each candidate move, with the opponent hands it is given
