@@ -246,11 +246,12 @@ def main() -> None:
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
 
-    print("Normal's team against Fácil's, the server's engine")
-    results = server_series("normal", "facil", args, args.matches)
-    wins = sum(r.winner == r.strong_team for r in results)
-    print("  " + report("Normal's team wins", wins, len(results), GOALS["normal_vs_facil"]))
-    if "browser" not in skip:
+    if args.matches:
+        print("Normal's team against Fácil's, the server's engine")
+        results = server_series("normal", "facil", args, args.matches)
+        wins = sum(r.winner == r.strong_team for r in results)
+        print("  " + report("Normal's team wins", wins, len(results), GOALS["normal_vs_facil"]))
+    if "browser" not in skip and args.matches:
         print("Normal's team against Fácil's, the browser's engine (Node)")
         wins, n = browser_normal_vs_facil(args.matches)
         print("  " + report("Normal's team wins", wins, n, GOALS["normal_vs_facil"]))
