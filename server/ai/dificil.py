@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..engine import DECK, Card, Move, Position, View, legal_moves, play_step, view_for
+from ..engine.seats import others, team_of
 from .dealend import Estimate
 from .dealend import load as load_estimate
 from .inference import Inference, Seen
@@ -69,6 +70,9 @@ class Tuning:
     # over the worlds, extra_samples more worlds for the best extra_candidates
     extra_samples: int = 12
     extra_candidates: int = 3
+    # with four players a deal is 16 plays, not 8: the rollouts cost twice as much, so this
+    # share of the worlds is searched (0.5 s of CPU at p99, issue 26)
+    four_share: float = 0.75
     disagree_z: float = 1.0
     rollout: NormalTuning = field(default_factory=_rollout_tuning)
 
@@ -91,11 +95,14 @@ class Dificil:
             return legal_moves[0]
         ranked = [move for move, _ in self.judge.ranked(view, legal_moves, rng)]
         unseen = _unseen(view)
-        if view.deck_size == 0 and len(unseen) == view.opponent_hand_size:
+        # with four players the last deal is not open information (RULES.md 9.5): three
+        # hands are hidden, so it is searched like the others, over sampled worlds
+        if view.seat_count == 2 and view.deck_size == 0 and len(unseen) == view.opponent_hand_size:
             # the unseen cards are the opponent's hand: search every move, Normal's first
             first = set(ranked)
             ordered = ranked + [m for m in legal_moves if m not in first]
-            solved = solve(_world(view, unseen, ()), ordered, view.seat, self.tuning.solver_nodes)
+            world = _world(view, _hidden(view, unseen), ())
+            solved = solve(world, ordered, view.seat, self.tuning.solver_nodes)
             if solved is not None:
                 return solved
         return self.search(view, ranked[: self.tuning.candidates], rng, seen)
@@ -109,15 +116,20 @@ class Dificil:
             return candidates[0]
         tuning = self.tuning
         unseen = _unseen(view)
-        inference = Inference(view, seen, self.estimate.model)
-        values = self._values(view, unseen, candidates, tuning.samples, inference, rng)
+        inference = {
+            s: Inference(view, seen, self.estimate.model, s)
+            for s in others(view.seat, view.seat_count)
+        }
+        samples, extra = tuning.samples, tuning.extra_samples
+        if view.seat_count > 2:
+            samples = max(2, round(samples * tuning.four_share))
+            extra = round(extra * tuning.four_share)
+        values = self._values(view, unseen, candidates, samples, inference, rng)
         totals = [sum(column) for column in values]
         order = sorted(range(len(candidates)), key=lambda i: (-round(totals[i], 9), i))
-        if tuning.extra_samples and _disagree(values[order[0]], values[order[1]], tuning):
+        if extra and _disagree(values[order[0]], values[order[1]], tuning):
             top = order[: tuning.extra_candidates]
-            more = self._values(
-                view, unseen, [candidates[i] for i in top], tuning.extra_samples, inference, rng
-            )
+            more = self._values(view, unseen, [candidates[i] for i in top], extra, inference, rng)
             for i, column in zip(top, more, strict=True):
                 totals[i] += sum(column)
             order = sorted(top, key=lambda i: (-round(totals[i], 9), i))
@@ -129,7 +141,7 @@ class Dificil:
         unseen: list[Card],
         candidates: list[Move],
         count: int,
-        inference: Inference,
+        inference: dict[int, Inference],
         rng: random.Random,
     ) -> list[list[float]]:
         """Each candidate's value in each of ``count`` sampled worlds (the same worlds and
@@ -147,27 +159,59 @@ class Dificil:
         unseen: list[Card],
         rng: random.Random,
         count: int,
-        inference: Inference | None = None,
+        inference: dict[int, Inference] | Inference | None = None,
     ) -> list[Position]:
-        """``count`` positions consistent with ``view``; with what the opponent's plays of
-        this deal say (``inference``), its hand is drawn from ``Tuning.oversample`` times
-        as many hands, in proportion to their likelihood."""
-        if inference is None or not inference.informed:
-            hands = [self.sample_hand(view, unseen, rng) for _ in range(count)]
+        """``count`` positions consistent with ``view``; with what the other players' plays
+        of this deal say (``inference``, by seat), the hidden hands are drawn from
+        ``Tuning.oversample`` times as many, in proportion to their likelihood. With four
+        players each of the three hidden hands is drawn in turn from what is left, each
+        pile owner holding a taker of its piles."""
+        if isinstance(inference, Inference):
+            inference = {inference.player: inference}
+        readers = [i for i in (inference or {}).values() if i.informed]
+        if view.seat_count == 2:
+            opponent = others(view.seat, 2)[0]
+            if not readers:
+                hands = [self.sample_hand(view, unseen, rng) for _ in range(count)]
+            else:
+                drawn = [
+                    self.sample_hand(view, unseen, rng)
+                    for _ in range(count * self.tuning.oversample)
+                ]
+                hands = readers[0].pick(drawn, count, rng)
+            hidden = [{opponent: hand} for hand in hands]
+        elif not readers:
+            hidden = [self.sample_hidden(view, unseen, rng) for _ in range(count)]
         else:
-            drawn = [
-                self.sample_hand(view, unseen, rng) for _ in range(count * self.tuning.oversample)
+            many = [
+                self.sample_hidden(view, unseen, rng) for _ in range(count * self.tuning.oversample)
             ]
-            hands = inference.pick(drawn, count, rng)
+            hidden = resample(many, [_likelihood(h, readers) for h in many], count, rng)
         worlds = []
-        for hand in hands:
-            chosen = set(hand)
+        for hands_of in hidden:
+            chosen = {c for hand in hands_of.values() for c in hand}
             deck = [c for c in unseen if c not in chosen]
             rng.shuffle(deck)
             # in a real game the rest is exactly the deck; a position written by hand may
             # leave cards out altogether
-            worlds.append(_world(view, hand, tuple(deck[: view.deck_size])))
+            worlds.append(_world(view, hands_of, tuple(deck[: view.deck_size])))
         return worlds
+
+    def sample_hidden(
+        self, view: View, unseen: list[Card], rng: random.Random
+    ) -> dict[int, list[Card]]:
+        """Every other player's hand, drawn in the order of play from the cards still
+        unseen; a player who owns a pile holds a card that takes it."""
+        pool = list(unseen)
+        hands: dict[int, list[Card]] = {}
+        for seat in others(view.seat, view.seat_count):
+            size = min(view.hand_sizes[seat], len(pool))
+            needed = sorted({p.value for p in view.piles if p.owner == seat})
+            hand = _draw(pool, size, needed, rng)
+            hands[seat] = hand
+            taken = set(hand)
+            pool = [c for c in pool if c not in taken]
+        return hands
 
     def sample_world(self, view: View, unseen: list[Card], rng: random.Random) -> Position:
         """One position consistent with ``view`` (no inference)."""
@@ -178,37 +222,26 @@ class Dificil:
         a card that takes it."""
         size = min(view.opponent_hand_size, len(unseen))
         needed = sorted({p.value for p in view.piles if p.owner != view.seat})
-        hand: list[Card] = []
-        for _ in range(REJECTION_TRIES):
-            hand = rng.sample(unseen, size)
-            if _holds(hand, needed):
-                return hand
-        # rare: give it a taker of each of its piles first, then the rest at random
-        hand = []
-        for value in needed:
-            takers = [c for c in unseen if c.capture_value == value and c not in hand]
-            if takers and not _holds(hand, [value]):
-                hand.append(rng.choice(takers))
-        hand = hand[:size]
-        others = [c for c in unseen if c not in hand]
-        return hand + rng.sample(others, size - len(hand))
+        return _draw(unseen, size, needed, rng)
 
     def rollout(self, world: Position, move: Move, seat: int, rng: random.Random) -> float:
         """``seat``'s chance to win the match after ``move`` in ``world``: the rest of the
         deal (and the next one, if fewer than ``Tuning.min_plays`` plays were left) played
-        by Normal's judgement for both seats."""
+        by Normal's judgement for every seat (with four, the partner's too: a rollout is a
+        world where every hand is known, the partner's only inside that world)."""
         step = play_step(world, move)
         plays = 1
         while True:
             if step.result is not None:
-                return result_chance(step.result, seat)
+                return result_chance(step.result, team_of(seat))
             position = step.position
             if step.dealt and plays >= self.tuning.min_plays:
                 return self.deal_end(position, seat)
             view = view_for(position, position.turn)
             moves = legal_moves(view.as_position())
             if not moves:  # a world the rules never reach; value it as it stands
-                return hand_chance(position.scores, position.captured, position.limpias, seat)
+                team = team_of(seat)
+                return hand_chance(position.scores, position.captured, position.limpias, team)
             chosen = moves[0] if len(moves) == 1 else self.policy.choose(view, moves, rng)
             step = play_step(position, chosen)
             plays += 1
@@ -216,13 +249,21 @@ class Dificil:
     def deal_end(self, position: Position, seat: int) -> float:
         """``seat``'s chance to win the match from a position just dealt: what has been
         captured is certain, what is still to come goes to each side with the learned
-        deal-end shares (``dealend``)."""
+        deal-end shares (``dealend``). With four players the sides are the teams (the
+        dealer's team and the other) and the shares, learned from two-player self-play, are
+        read by the cards left in the deck (``DEAL_CARDS`` of two players' deals)."""
         deals_left = len(position.deck) // DEAL_CARDS + 1
         last = position.last_capturer
-        key = "nobody" if last is None else ("dealer" if last == position.dealer else "other")
+        dealer = team_of(position.dealer)
+        key = "nobody" if last is None else ("dealer" if team_of(last) == dealer else "other")
         shares = self.estimate.at(deals_left, key)
         return deal_end_chance(
-            position.scores, position.captured, position.limpias, position.dealer, shares, seat
+            position.scores,
+            position.captured,
+            position.limpias,
+            dealer,
+            shares,
+            team_of(seat),
         )
 
 
@@ -250,12 +291,66 @@ def _holds(hand: list[Card], values: list[int]) -> bool:
     return all(any(c.capture_value == v for c in hand) for v in values)
 
 
-def _world(view: View, opponent: list[Card] | tuple[Card, ...], deck: tuple[Card, ...]) -> Position:
-    hands: list[tuple[Card, ...]] = [(), ()]
+def _draw(pool: list[Card], size: int, needed: list[int], rng: random.Random) -> list[Card]:
+    """A hand of ``size`` from ``pool`` holding a card of each value in ``needed`` (a pile
+    owner's takers): drawn at random, mended when the draws keep missing."""
+    hand: list[Card] = []
+    for _ in range(REJECTION_TRIES):
+        hand = rng.sample(pool, size)
+        if _holds(hand, needed):
+            return hand
+    # rare: give it a taker of each of its piles first, then the rest at random
+    hand = []
+    for value in needed:
+        takers = [c for c in pool if c.capture_value == value and c not in hand]
+        if takers and not _holds(hand, [value]):
+            hand.append(rng.choice(takers))
+    hand = hand[:size]
+    rest = [c for c in pool if c not in hand]
+    return hand + rng.sample(rest, size - len(hand))
+
+
+def _likelihood(hands: dict[int, list[Card]], readers: list[Inference]) -> float:
+    weight = 1.0
+    for reader in readers:
+        weight *= reader.weight(hands[reader.player])
+    return weight
+
+
+def resample(
+    items: list[dict[int, list[Card]]], weights: list[float], count: int, rng: random.Random
+) -> list[dict[int, list[Card]]]:
+    """``count`` of ``items`` in proportion to ``weights`` (systematic resampling, one draw
+    of ``rng``); the first ``count`` when every weight is zero."""
+    total = sum(weights)
+    if total <= 0.0:
+        return items[:count]
+    step = total / count
+    point = rng.random() * step
+    chosen: list[dict[int, list[Card]]] = []
+    running = 0.0
+    for item, w in zip(items, weights, strict=True):
+        running += w
+        while len(chosen) < count and point < running:
+            chosen.append(item)
+            point += step
+    while len(chosen) < count:  # rounding at the very end
+        chosen.append(items[max(range(len(items)), key=weights.__getitem__)])
+    return chosen
+
+
+def _hidden(view: View, unseen: list[Card]) -> dict[int, list[Card]]:
+    """With two players and the deck empty: the unseen cards are the opponent's hand."""
+    return {others(view.seat, view.seat_count)[0]: unseen}
+
+
+def _world(view: View, hidden: dict[int, list[Card]], deck: tuple[Card, ...]) -> Position:
+    hands: list[tuple[Card, ...]] = [() for _ in range(view.seat_count)]
     hands[view.seat] = view.hand
-    hands[1 - view.seat] = tuple(opponent)
+    for seat, hand in hidden.items():
+        hands[seat] = tuple(hand)
     return Position(
-        hands=(hands[0], hands[1]),
+        hands=tuple(hands),
         cards=view.cards,
         piles=view.piles,
         turn=view.turn,

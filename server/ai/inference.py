@@ -31,6 +31,7 @@ from typing import Any
 
 from ..engine import Card, Move, NotationError, Pile, View
 from ..engine.moves import Table, capture_masks
+from ..engine.seats import SEAT_COUNTS, next_seat, seats
 
 SUITS = "shdc"
 
@@ -65,7 +66,7 @@ class Seen:
         """A play from ``to_json``'s form; raises NotationError (or KeyError, TypeError)
         on anything else."""
         seat, deck_size = data["seat"], data["deck_size"]
-        if seat not in (0, 1) or not isinstance(deck_size, int):
+        if seat not in seats(max(SEAT_COUNTS)) or not isinstance(deck_size, int):
             raise NotationError(f"bad play {data!r}")
         return cls(
             seat,
@@ -105,11 +106,19 @@ class Fact:
 
 
 class Inference:
-    """Weighs opponent hands against the opponent's plays of the current deal."""
+    """Weighs the hands of one other player (``player``; by default the next seat, the
+    opponent with two players) against that player's plays of the current deal."""
 
-    def __init__(self, view: View, seen: Sequence[Seen], model: Model | None = None) -> None:
+    def __init__(
+        self,
+        view: View,
+        seen: Sequence[Seen],
+        model: Model | None = None,
+        player: int | None = None,
+    ) -> None:
         self.model = model or Model()
-        opponent = 1 - view.seat
+        opponent = next_seat(view.seat, view.seat_count) if player is None else player
+        self.player = opponent
         # this deal's plays only: the deck's size changes at each deal, never inside one
         plays = [s for s in seen if s.seat == opponent and s.deck_size == view.deck_size]
         self.facts = [fact_of(s) for s in plays]

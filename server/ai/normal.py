@@ -24,6 +24,7 @@ from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
 from ..engine.hints import best_packing
 from ..engine.moves import MAX_VALUE, Table
 from ..engine.scoring import HALF_DECK, LATE_SCORE
+from ..engine.seats import TEAMS, next_seat, other_team, team_of, team_seats
 
 SPADES_NEEDED = 7
 PACKING_BUDGET = 60  # search steps per capture on a crowded table (see _best_packing)
@@ -54,6 +55,8 @@ class Tuning:
     max_captures_per_card: int = 2
     max_candidates: int = 24
     min_builds: int = 6  # builds looked at even when captures and trails fill the list
+    # four players: this seat's own next capture comes three plays later, not two
+    follow_four: float = 0.5
 
 
 class Normal:
@@ -81,17 +84,14 @@ def _weights(view: View, tuning: Tuning) -> Weights:
     """Per seat: a card's weight is its share of the categories still open (más cartas and
     más picas until someone has clinched them), plus the points it carries (10♦ 2, 2♠ 1,
     each ace 1; the last two not for a seat that started the hand with 18 or more)."""
-    counts = (len(view.captured[0]), len(view.captured[1]))
-    spades = (
-        sum(1 for c in view.captured[0] if c.suit == "s"),
-        sum(1 for c in view.captured[1] if c.suit == "s"),
-    )
+    counts = tuple(len(cards) for cards in view.captured)
+    spades = tuple(sum(1 for c in cards if c.suit == "s") for cards in view.captured)
     card_w = 0.0 if max(counts) > HALF_DECK else tuning.card_weight
     spade_w = 0.0 if max(spades) >= SPADES_NEEDED else tuning.spade_weight
-    late = (view.scores[0] >= LATE_SCORE, view.scores[1] >= LATE_SCORE)
+    late = tuple(score >= LATE_SCORE for score in view.scores)
     tables: list[dict[str, float]] = []
     limpias: list[float] = []
-    for p in (0, 1):
+    for p in TEAMS:  # per team (with two players: per seat)
         table: dict[str, float] = {}
         for card in DECK:
             w = card_w
@@ -107,7 +107,7 @@ def _weights(view: View, tuning: Tuning) -> Weights:
             table[card.code] = w
         tables.append(table)
         # a late player's limpias only cancel the opponent's
-        limpias.append(1.0 if not late[p] else (0.5 if not late[1 - p] else 0.0))
+        limpias.append(1.0 if not late[p] else (0.5 if not late[other_team(p)] else 0.0))
     return Weights((tables[0], tables[1]), (limpias[0], limpias[1]))
 
 
@@ -184,8 +184,14 @@ class _Decision:
         self.view = view
         self.tuning = tuning
         self.rng = rng
-        self.me = view.seat
-        self.opp = 1 - view.seat
+        # weights, captures and the sweep are the team's; piles and turns the seat's. With
+        # two players seat and team are the same number.
+        self.seat = view.seat
+        self.me = team_of(view.seat)
+        self.opp = other_team(self.me)
+        self.next = next_seat(view.seat, view.seat_count)  # who replies: an opponent
+        self.four = view.seat_count > 2
+        self.mates = team_seats(self.me, view.seat_count)  # this seat and its partner
         self.weights = _weights(view, tuning)
         self.w_me = self.weights.card[self.me]
         self.w_opp = self.weights.card[self.opp]
@@ -217,7 +223,7 @@ class _Decision:
         if not fresh and view.deck_size == 0 and count == size:
             # the unseen cards are exactly the opponent's hand
             return [tuple(range(count))], False
-        needed = sorted({pile[0] for pile in self.table[1] if pile[1] == self.opp})
+        needed = sorted({pile[0] for pile in self.table[1] if pile[1] == self.next})
         takers_of = {
             v: [i for i, c in enumerate(self.unseen) if c.capture_value == v] for v in needed
         }
@@ -262,11 +268,11 @@ class _Decision:
         ) or (
             not taken_loose
             and len(taken_piles) == 1
-            and taken_piles[0][1] != self.me
+            and taken_piles[0][1] != self.seat
             and not taken_piles[0][3]
             and taken_piles[0][0] + move.card.value == value
         )
-        new_pile: SimPile = (value, self.me, (*used, move.card), not simple)
+        new_pile: SimPile = (value, self.seat, (*used, move.card), not simple)
         return 0.0, (rest, (*kept, new_pile)), False
 
     def candidates(self, moves: list[Move]) -> list[tuple[Move, float, SimTable, bool]]:
@@ -334,13 +340,19 @@ class _Decision:
     ) -> float:
         """Expected value, for this seat, of what follows a move that left ``table``."""
         view = self.view
-        last_me = captured or view.last_capturer == self.me
+        last = view.last_capturer
+        last_me = captured or (last is not None and team_of(last) == self.me)
         if not hands:  # this seat plays the last card of the hand
             if view.deck_size == 0:
                 return self._sweep(table, last_me)
             return 0.0
         # the end of the hand is within sight: the sweep goes to the last capturer
-        end_in_sight = view.deck_size == 0 and len(rest) <= 1 and view.opponent_hand_size <= 1
+        end_in_sight = (
+            not self.four
+            and view.deck_size == 0
+            and len(rest) <= 1
+            and view.opponent_hand_size <= 1
+        )
         info = _TableInfo(table)
         # each unseen card's best capture there, and its value for the opponent
         by_rank: dict[int, Capture | None] = {}
@@ -355,11 +367,11 @@ class _Decision:
                 found = by_rank[rank] = info.best_capture(rank, w_opp, l_opp, opp)
             replies.append(found)
             values.append(-1.0 if found is None else found[0] + w_opp[card.code])
-        # this seat's simple piles, which the opponent may raise and make its own
+        # this team's simple piles, which the opponent may raise and make its own
         raisable = [
             (j, pile[0], sum(w_opp[c.code] for c in pile[2]))
             for j, pile in enumerate(table[1])
-            if pile[1] == self.me and not pile[3] and pile[0] < MAX_VALUE
+            if pile[1] in self.mates and not pile[3] and pile[0] < MAX_VALUE
         ]
         follow: dict[int, float] = {}
         total = 0.0
@@ -428,7 +440,10 @@ class _Decision:
     def _follow_up(
         self, table: SimTable, rest: tuple[Card, ...], last_me: bool, end_in_sight: bool
     ) -> float:
-        """This seat's best capture on ``table`` with the cards it kept, and the end sweep."""
+        """This seat's best capture on ``table`` with the cards it kept, and the end sweep.
+        With four players the partner plays first: its piles still on the table are the
+        team's (it holds their takers, RULES.md 4.4), and this seat's own capture comes
+        three plays later (``follow_four``)."""
         best: Capture | None = None
         best_gain = 0.0
         if rest:
@@ -439,6 +454,14 @@ class _Decision:
                     g = found[0] + self.w_me[card.code]
                     if best is None or g > best_gain:
                         best_gain, best = g, found
+        if self.four:
+            partner = sum(
+                self.w_me[c.code]
+                for pile in table[1]
+                if pile[1] in self.mates and pile[1] != self.seat
+                for c in pile[2]
+            )
+            return self.tuning.follow * partner + self.tuning.follow_four * best_gain
         value = self.tuning.follow * best_gain
         if end_in_sight:
             if best is not None:

@@ -6,13 +6,14 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import seats
 from .cards import DECK, Card
 from .errors import IllegalMove
-from .moves import Move, Step, play_step
+from .moves import DEAL_SIZE, Move, Step, deal_round, play_step
 from .position import Position
 from .scoring import HandResult
 
-FIRST_DEALER = 1  # the room creator's opponent deals first, so seat 0 leads
+FIRST_DEALER = seats.first_dealer(2)  # the room creator's opponent deals first: seat 0 leads
 
 
 def shuffled_deck(seed: str, hand_number: int) -> tuple[Card, ...]:
@@ -26,19 +27,18 @@ def shuffled_deck(seed: str, hand_number: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def start_hand(deck: tuple[Card, ...], dealer: int, scores: tuple[int, int]) -> Position:
-    """Deals a new hand: 4 cards to the non-dealer, 4 to the dealer, 4 to the table."""
-    non_dealer = 1 - dealer
-    hands: list[tuple[Card, ...]] = [(), ()]
-    hands[non_dealer] = deck[0:4]
-    hands[dealer] = deck[4:8]
-    return Position(
-        hands=(hands[0], hands[1]),
-        cards=deck[8:12],
-        turn=non_dealer,
-        dealer=dealer,
-        deck=deck[12:],
-        scores=scores,
+def start_hand(
+    deck: tuple[Card, ...], dealer: int, scores: tuple[int, int], seat_count: int = 2
+) -> Position:
+    """Deals a new hand: 4 cards to each player from the seat after the dealer around to the
+    dealer, then 4 to the table; the seat after the dealer plays first (RULES.md 2, 9.1)."""
+    seats.check_count(seat_count)
+    empty = Position(hands=((),) * seat_count, dealer=dealer, deck=deck, scores=scores, turn=dealer)
+    dealt = deal_round(empty)
+    return dealt.replace(
+        cards=dealt.deck[:DEAL_SIZE],
+        deck=dealt.deck[DEAL_SIZE:],
+        turn=seats.next_seat(dealer, seat_count),
     )
 
 
@@ -55,12 +55,21 @@ class Match:
     move_count: int = 0
 
     @classmethod
-    def new(cls, seed: str) -> Match:
-        return cls(seed=seed, position=start_hand(shuffled_deck(seed, 0), FIRST_DEALER, (0, 0)))
+    def new(cls, seed: str, seat_count: int = 2) -> Match:
+        """A match of two players, or four (two against two); the last seat deals first."""
+        dealer = seats.first_dealer(seats.check_count(seat_count))
+        return cls(
+            seed=seed,
+            position=start_hand(shuffled_deck(seed, 0), dealer, (0, 0), seat_count),
+        )
+
+    @property
+    def seat_count(self) -> int:
+        return self.position.seat_count
 
     @classmethod
-    def replay(cls, seed: str, moves: Iterable[Move]) -> Match:
-        match = cls.new(seed)
+    def replay(cls, seed: str, moves: Iterable[Move], seat_count: int = 2) -> Match:
+        match = cls.new(seed, seat_count)
         for move in moves:
             match, _ = match.play(move)
         return match
@@ -94,8 +103,10 @@ class Match:
                 step,
             )
         number = self.hand_number + 1
-        dealer = 1 - self.position.dealer
-        position = start_hand(shuffled_deck(self.seed, number), dealer, step.result.scores)
+        dealer = seats.next_seat(self.position.dealer, self.seat_count)
+        position = start_hand(
+            shuffled_deck(self.seed, number), dealer, step.result.scores, self.seat_count
+        )
         return Match(self.seed, position, number, results, None, self.move_count + 1), step
 
     def _replace(self, position: Position) -> Match:

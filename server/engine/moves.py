@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from . import seats
 from .cards import Card
 from .errors import IllegalMove, InvalidMove, NotationError
 from .position import Pile, Position
@@ -464,12 +465,13 @@ def play_step(position: Position, move: Move) -> Step:
     taken: tuple[Card, ...] = ()
     limpia = False
     if move.kind == "capture":
+        team = seats.team_of(seat)  # what a player captures goes to their team (RULES.md 9.3)
         taken = (card, *used_cards)
-        captured[seat] = captured[seat] + taken
+        captured[team] = captured[team] + taken
         last_capturer = seat
         if not loose and not kept_piles:
             limpia = True
-            limpias[seat] += 1
+            limpias[team] += 1
     elif move.kind == "build":
         kept_piles.append(
             Pile(
@@ -483,18 +485,18 @@ def play_step(position: Position, move: Move) -> Step:
     else:
         loose.append(card)
     after = Position(
-        hands=(hands[0], hands[1]),
+        hands=tuple(hands),
         cards=tuple(loose),
         piles=tuple(kept_piles),
-        turn=1 - seat,
+        turn=seats.next_seat(seat, len(hands)),
         dealer=position.dealer,
         deck=position.deck,
-        captured=(captured[0], captured[1]),
+        captured=(captured[0], captured[1]),  # per team: always two
         limpias=(limpias[0], limpias[1]),
         last_capturer=last_capturer,
         scores=position.scores,
     )
-    if after.hands[0] or after.hands[1]:
+    if any(after.hands):
         return Step(after, move, taken, limpia)
     if after.deck:
         return Step(deal_round(after), move, taken, limpia, dealt=True)
@@ -504,24 +506,34 @@ def play_step(position: Position, move: Move) -> Step:
     )
 
 
+DEAL_SIZE = 4  # cards to each player per deal, 4 at a time (RULES.md 2 and 9.1)
+
+
 def deal_round(position: Position) -> Position:
-    """Deals 4 cards to the non-dealer, then 4 to the dealer, from the top of the deck."""
+    """Deals 4 cards to each player from the top of the deck, starting with the seat after
+    the dealer and ending with the dealer; a short deck runs out on the way (NOTATION.md)."""
     deck = position.deck
-    hands = [position.hands[0], position.hands[1]]
-    non_dealer = 1 - position.dealer
-    hands[non_dealer] = hands[non_dealer] + deck[:4]
-    hands[position.dealer] = hands[position.dealer] + deck[4:8]
-    return position.replace(hands=(hands[0], hands[1]), deck=deck[8:])
+    hands = list(position.hands)
+    count = len(hands)
+    seat = position.dealer
+    for _ in seats.seats(count):
+        seat = seats.next_seat(seat, count)
+        hands[seat] = hands[seat] + deck[:DEAL_SIZE]
+        deck = deck[DEAL_SIZE:]
+    return position.replace(hands=tuple(hands), deck=deck)
 
 
 def sweep_table(position: Position) -> tuple[Position, tuple[Card, ...], int]:
-    """End of the hand: the table goes to the last capturer, or the dealer. Not a limpia."""
+    """End of the hand: the table goes to the last capturer's team, or the dealer's (RULES.md
+    2 and 9.3). Not a limpia. Returns the finished position, the swept cards and the seat
+    they went to (its team keeps them)."""
     receiver = position.last_capturer if position.last_capturer is not None else position.dealer
+    team = seats.team_of(receiver)
     swept = list(position.cards)
     for pile in position.piles:
         swept.extend(pile.cards)
     captured = list(position.captured)
-    captured[receiver] = captured[receiver] + tuple(swept)
+    captured[team] = captured[team] + tuple(swept)
     finished = position.replace(cards=(), piles=(), captured=(captured[0], captured[1]))
     return finished, tuple(swept), receiver
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from . import seats
 from .cards import DECK, Card
 from .errors import NotationError
 
@@ -47,7 +48,7 @@ class Pile:
         if not isinstance(value, int) or isinstance(value, bool) or not 2 <= value <= 14:
             raise NotationError(f"pile {pile_id}: bad value {value!r}")
         owner = data.get("owner")
-        if owner not in (0, 1) or isinstance(owner, bool):
+        if not isinstance(owner, int) or isinstance(owner, bool) or owner not in _ANY_SEAT:
             raise NotationError(f"pile {pile_id}: bad owner {owner!r}")
         double = data.get("double", False)
         if not isinstance(double, bool):
@@ -86,9 +87,11 @@ class Pile:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Everything about a hand in progress: the NOTATION.md position."""
+    """Everything about a hand in progress: the NOTATION.md position. It has two hands or
+    four (RULES.md 9): ``hands``, ``turn``, ``dealer``, a pile's ``owner`` and
+    ``last_capturer`` are per player; ``captured``, ``limpias`` and ``scores`` per team."""
 
-    hands: tuple[Hand, Hand]
+    hands: tuple[Hand, ...]
     cards: tuple[Card, ...] = ()  # loose cards on the table
     piles: tuple[Pile, ...] = ()
     turn: int = 0
@@ -127,7 +130,11 @@ class Position:
         for key in ("hands", "table", "turn"):
             if key not in data:
                 raise NotationError(f"position without {key!r}")
-        hands = _two(data["hands"], "hands", lambda v, n: _cards(v, n))
+        raw_hands = data["hands"]
+        if not isinstance(raw_hands, list) or len(raw_hands) not in seats.SEAT_COUNTS:
+            raise NotationError(f"hands must be a list of 2 or 4 hands, not {raw_hands!r}")
+        hands = tuple(_cards(v, f"hands[{i}]") for i, v in enumerate(raw_hands))
+        count = len(hands)
         table = data["table"]
         if not isinstance(table, dict):
             raise NotationError(f"table must be an object, not {table!r}")
@@ -136,14 +143,14 @@ class Position:
         if not isinstance(raw_piles, list):
             raise NotationError(f"table piles must be a list, not {raw_piles!r}")
         piles = tuple(Pile.from_json(p) for p in raw_piles)
-        turn = _player(data["turn"], "turn")
-        dealer = _player(data.get("dealer", 1), "dealer")
+        turn = _player(data["turn"], "turn", count)
+        dealer = _player(data.get("dealer", seats.first_dealer(count)), "dealer", count)
         deck = _cards(data.get("deck", []), "deck")
         captured = _two(data.get("captured", [[], []]), "captured", lambda v, n: _cards(v, n))
         limpias = _two(data.get("limpias", [0, 0]), "limpias", _count)
         scores = _two(data.get("scores", [0, 0]), "scores", _count)
         last = data.get("last_capturer")
-        last_capturer = None if last is None else _player(last, "last_capturer")
+        last_capturer = None if last is None else _player(last, "last_capturer", count)
         position = cls(
             hands=hands,
             cards=cards,
@@ -169,6 +176,12 @@ class Position:
 
     def check(self) -> None:
         """Raises NotationError if this position cannot happen."""
+        count = len(self.hands)
+        if count not in seats.SEAT_COUNTS:
+            raise NotationError(f"a position has 2 or 4 hands, not {count}")
+        for pile in self.piles:
+            if pile.owner not in seats.seats(count):
+                raise NotationError(f"pile {pile.id}: bad owner {pile.owner!r} (not a player here)")
         seen: set[Card] = set()
         for card in self.all_cards():
             if card in seen:
@@ -183,16 +196,21 @@ class Position:
             ids.add(pile.id)
 
     def all_cards(self) -> Iterable[Card]:
-        yield from self.hands[0]
-        yield from self.hands[1]
+        for hand in self.hands:
+            yield from hand
         yield from self.cards
         for pile in self.piles:
             yield from pile.cards
         yield from self.deck
-        yield from self.captured[0]
-        yield from self.captured[1]
+        for cards in self.captured:
+            yield from cards
 
     # -- conveniences --------------------------------------------------------
+
+    @property
+    def seat_count(self) -> int:
+        """How many players: 2, or 4 (two against two, RULES.md 9)."""
+        return len(self.hands)
 
     @property
     def table_empty(self) -> bool:
@@ -200,8 +218,8 @@ class Position:
 
     @property
     def hand_over(self) -> bool:
-        """Both hands and the deck are empty: the hand (mano) is finished."""
-        return not self.hands[0] and not self.hands[1] and not self.deck
+        """Every hand and the deck are empty: the hand (mano) is finished."""
+        return not self.deck and not any(self.hands)
 
     def replace(self, **changes: Any) -> Position:
         return replace(self, **changes)
@@ -261,6 +279,7 @@ def _subsets_summing(cards: list[Card], target: int, start: int = 0) -> Iterable
 # -- JSON helpers ---------------------------------------------------------------
 
 _CODES = frozenset(card.code for card in DECK)
+_ANY_SEAT = seats.seats(max(seats.SEAT_COUNTS))  # a pile's owner, before the position is known
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
@@ -269,9 +288,12 @@ def _cards(value: object, what: str) -> tuple[Card, ...]:
     return tuple(Card.parse(item) for item in value)
 
 
-def _player(value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
-        raise NotationError(f"{what} must be player 0 or 1, not {value!r}")
+def _player(value: object, what: str, count: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value not in seats.seats(count):
+        players = " or ".join(str(s) for s in seats.seats(count))
+        if count > 2:
+            players = f"from 0 to {count - 1}"
+        raise NotationError(f"{what} must be player {players}, not {value!r}")
     return value
 
 
@@ -282,6 +304,7 @@ def _count(value: object, what: str) -> int:
 
 
 def _two(value: object, what: str, read: Any) -> Any:
-    if not isinstance(value, list) or len(value) != 2:
+    """One entry per team (there are always two teams)."""
+    if not isinstance(value, list) or len(value) != len(seats.TEAMS):
         raise NotationError(f"{what} must be a list of two, not {value!r}")
-    return (read(value[0], f"{what}[0]"), read(value[1], f"{what}[1]"))
+    return tuple(read(value[team], f"{what}[{team}]") for team in seats.TEAMS)

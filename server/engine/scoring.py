@@ -1,4 +1,5 @@
-"""Scoring a finished hand (RULES.md section 6)."""
+"""Scoring a finished hand (RULES.md section 6), per team (RULES.md 9.4: with two players
+each player is their own team, so ``player`` below reads as a team)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import TEN_OF_DIAMONDS, TWO_OF_SPADES, Card
+from .seats import TEAMS
 
 if TYPE_CHECKING:
     from .position import Position
@@ -27,7 +29,7 @@ def category_counts(start: int, category: int) -> bool:
 def reached(scores: tuple[int, int]) -> int | None:
     """The player whose match score reached 21, if any: only one can, as the count of a
     hand stops the moment somebody gets there (RULES.md 6)."""
-    for player in (0, 1):
+    for player in TEAMS:
         if scores[player] >= TARGET:
             return player
     return None
@@ -70,20 +72,20 @@ def score_hand(position: Position) -> HandResult:
         awards.append((player, category, amount))
 
     counts = (len(captured[0]), len(captured[1]))
-    for p in (0, 1):
+    for p in TEAMS:
         if counts[p] > HALF_DECK:
             award(p, 0, 3)
-    for p in (0, 1):
+    for p in TEAMS:
         if sum(1 for c in captured[p] if c.suit == "s") >= 7:
             award(p, 1, 1)
-    for p in (0, 1):
+    for p in TEAMS:
         if TEN_OF_DIAMONDS in captured[p]:
             award(p, 2, 2)
-    for p in (0, 1):
+    for p in TEAMS:
         if TWO_OF_SPADES in captured[p]:
             award(p, 3, 1)
     for ace in ACE_ORDER:
-        for p in (0, 1):
+        for p in TEAMS:
             if ace in captured[p]:
                 award(p, 4, 1)
     difference = position.limpias[0] - position.limpias[1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from . import seats
 from .cards import DECK, Card
 from .position import Pile, Position
 
@@ -14,12 +15,12 @@ Hand = tuple[Card, ...]
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """A seat's view: its own hand, and of the opponent's only the number of cards.
-    Never the opponent's cards, never the order of the deck."""
+    """A seat's view: its own hand, and of every other hand only the number of cards (the
+    partner's too, RULES.md 9.1). Never another player's cards, never the order of the deck."""
 
     seat: int
     hand: Hand
-    opponent_hand_size: int
+    hand_sizes: tuple[int, ...]  # every player's number of cards, this seat's included
     cards: tuple[Card, ...]
     piles: tuple[Pile, ...]
     turn: int
@@ -30,13 +31,26 @@ class View:
     last_capturer: int | None
     scores: tuple[int, int]
 
+    @property
+    def seat_count(self) -> int:
+        return len(self.hand_sizes)
+
+    @property
+    def opponent_hand_size(self) -> int:
+        """How many cards the next player (always an opponent) holds."""
+        return self.hand_sizes[seats.next_seat(self.seat, self.seat_count)]
+
+    def hidden_sizes(self) -> dict[int, int]:
+        """How many cards each other player holds, by seat, in the order of play after it."""
+        return {s: self.hand_sizes[s] for s in seats.others(self.seat, self.seat_count)}
+
     def as_position(self) -> Position:
         """A position with what this seat knows: enough to list and check its own moves.
-        The opponent's hand and the deck are left empty."""
-        hands: list[Hand] = [(), ()]
+        The other hands and the deck are left empty."""
+        hands: list[Hand] = [() for _ in seats.seats(self.seat_count)]
         hands[self.seat] = self.hand
         return Position(
-            hands=(hands[0], hands[1]),
+            hands=tuple(hands),
             cards=self.cards,
             piles=self.piles,
             turn=self.turn,
@@ -49,7 +63,7 @@ class View:
         )
 
     def unseen(self) -> set[Card]:
-        """Cards this seat has not seen: the opponent's hand and the deck, together."""
+        """Cards this seat has not seen: the other hands and the deck, together."""
         seen = set(self.hand) | set(self.cards)
         for pile in self.piles:
             seen.update(pile.cards)
@@ -58,7 +72,7 @@ class View:
         return set(DECK) - seen
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seat": self.seat,
             "hand": [c.code for c in self.hand],
             "opponent_hand_size": self.opponent_hand_size,
@@ -69,18 +83,21 @@ class View:
             "turn": self.turn,
             "dealer": self.dealer,
             "deck_size": self.deck_size,
-            "captured_counts": [len(self.captured[0]), len(self.captured[1])],
+            "captured_counts": [len(cards) for cards in self.captured],
             "limpias": list(self.limpias),
             "last_capturer": self.last_capturer,
             "scores": list(self.scores),
         }
+        if self.seat_count != 2:  # the two-seat form is the wire's, unchanged
+            data["hand_sizes"] = list(self.hand_sizes)
+        return data
 
 
 def view_for(position: Position, seat: int) -> View:
     return View(
         seat=seat,
         hand=position.hands[seat],
-        opponent_hand_size=len(position.hands[1 - seat]),
+        hand_sizes=tuple(len(hand) for hand in position.hands),
         cards=position.cards,
         piles=position.piles,
         turn=position.turn,
@@ -98,7 +115,7 @@ class PublicView:
     """What is face up for everyone (a watcher): the table, how many cards each hand and the
     deck hold, the counts and scores. Never a card in a hand, never the order of the deck."""
 
-    hand_sizes: tuple[int, int]
+    hand_sizes: tuple[int, ...]
     cards: tuple[Card, ...]
     piles: tuple[Pile, ...]
     turn: int
@@ -128,7 +145,7 @@ class PublicView:
 
 def public_view(position: Position) -> PublicView:
     return PublicView(
-        hand_sizes=(len(position.hands[0]), len(position.hands[1])),
+        hand_sizes=tuple(len(hand) for hand in position.hands),
         cards=position.cards,
         piles=position.piles,
         turn=position.turn,

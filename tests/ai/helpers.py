@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import cache
 
-from server.ai import LEVELS, Player
+from server.ai import LEVELS, Player, choose_for_position
 from server.engine import DECK, Card, Match, Move, Pile, Position, legal_moves, view_for
+from server.engine.seats import others, team_of
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -82,3 +84,36 @@ def shuffle_hidden(pos: Position, seed: int) -> Position:
     hands = list(pos.hands)
     hands[other] = tuple(hidden[:size])
     return pos.replace(hands=(hands[0], hands[1]), deck=tuple(hidden[size:]))
+
+
+@cache
+def four_player_positions(count: int = 60) -> tuple[Position, ...]:
+    """Positions with a choice from seeded four-player matches, Normal's team against
+    Fácil's, every stage of a hand (the last deal included)."""
+    found: list[Position] = []
+    seed = 0
+    while len(found) < count:
+        match = Match.new(f"four-ai-{seed}", 4)
+        plays = 0
+        while not match.finished and plays < 150:
+            position = match.position
+            level = ("normal", "facil")[team_of(position.turn) ^ seed % 2]
+            if plays % 4 == seed % 4 and len(legal_moves(position)) > 1:
+                found.append(position)
+            match, _ = match.play(choose_for_position(level, position, f"{seed}:{plays}"))
+            plays += 1
+        seed += 1
+    return tuple(found[:count])
+
+
+def shuffle_hidden_four(position: Position, seed: int) -> Position:
+    """The same position for the seat to move, the three other hands and the deck dealt
+    otherwise (each hand keeps its size)."""
+    seats = others(position.turn, 4)
+    hidden = [c for s in seats for c in position.hands[s]] + list(position.deck)
+    random.Random(seed).shuffle(hidden)
+    hands = list(position.hands)
+    for s in seats:
+        size = len(hands[s])
+        hands[s], hidden = tuple(hidden[:size]), hidden[size:]
+    return position.replace(hands=tuple(hands), deck=tuple(hidden))

@@ -29,16 +29,17 @@ def ai_player(level: str) -> Any:
     return choose
 
 
-def record(name: str, seed: str, players: tuple[str, str], description: str) -> None:
+def record(name: str, seed: str, players: tuple[str, ...], description: str) -> None:
+    """``players``: one level (or "random") per seat: two seats, or four (RULES.md 9)."""
     rng = random.Random(seed)
     choosers = [random_player if p == "random" else ai_player(p) for p in players]
-    match = Match.new(seed)
+    match = Match.new(seed, len(players))
     moves: list[Move] = []
     while not match.finished:
         move = choosers[match.position.turn](rng, match)
         moves.append(move)
         match, _ = match.play(move)
-    data = {
+    data: dict[str, Any] = {
         "description": description,
         "seed": seed,
         "players": list(players),
@@ -46,12 +47,17 @@ def record(name: str, seed: str, players: tuple[str, str], description: str) -> 
         "hands": [r.to_json() for r in match.results],
         "final": {"scores": list(match.scores), "winner": match.winner},
     }
+    if len(players) != 2:
+        data["seats"] = len(players)
     DEALS.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, ensure_ascii=False, indent=None, separators=(",", ":"))
     (DEALS / f"{name}.json").write_text(text + "\n", encoding="utf-8")
 
 
-def main() -> None:
+def main(only: str | None = None) -> None:
+    if only == "four":
+        record_four()
+        return
     record(
         "random-vs-random-1",
         "deal-one",
@@ -79,5 +85,22 @@ def main() -> None:
     )
 
 
+def record_four() -> None:
+    record(
+        "four-normal-vs-facil",
+        "deal-six",
+        ("normal", "facil", "normal", "facil"),
+        "Four players: seats 0 and 2 (team 0) play as Normal, seats 1 and 3 as Fácil.",
+    )
+    record(
+        "four-random",
+        "deal-seven",
+        ("random", "random", "random", "random"),
+        "Four players, every seat playing uniformly random legal moves.",
+    )
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1] if len(sys.argv) > 1 else None)

@@ -54,15 +54,18 @@ def _double_pile(pool: list[Card], draw: st.DrawFn) -> tuple[tuple[Card, ...], i
 
 
 @st.composite
-def small_positions(draw: st.DrawFn, max_loose: int = 5, max_piles: int = 2) -> Position:
-    """A position that satisfies the notation's checks, with up to ``max_loose`` loose cards
-    and ``max_piles`` piles (simple or double, either owner). Hands need not be realistic:
-    the rules still say exactly which moves are legal."""
+def small_positions(
+    draw: st.DrawFn, max_loose: int = 5, max_piles: int = 2, seat_count: int = 2
+) -> Position:
+    """A position of ``seat_count`` players that satisfies the notation's checks, with up to
+    ``max_loose`` loose cards and ``max_piles`` piles (simple or double, any owner). Hands
+    need not be realistic: the rules still say exactly which moves are legal."""
     pool = list(draw(st.permutations(DECK)))
-    turn = draw(st.integers(0, 1))
+    last = seat_count - 1
+    turn = draw(st.integers(0, last))
     hand_size = draw(st.integers(1, 4))
     mine = tuple(pool.pop() for _ in range(hand_size))
-    theirs = tuple(pool.pop() for _ in range(draw(st.integers(0, 4))))
+    others = [tuple(pool.pop() for _ in range(draw(st.integers(0, 4)))) for _ in range(last)]
     piles: list[Pile] = []
     for n in range(draw(st.integers(0, max_piles))):
         double = draw(st.booleans())
@@ -70,15 +73,15 @@ def small_positions(draw: st.DrawFn, max_loose: int = 5, max_piles: int = 2) -> 
         if made is None:
             continue
         cards, value = made
-        owner = draw(st.integers(0, 1))
+        owner = draw(st.integers(0, last))
         piles.append(Pile(cards, value, owner, double, f"p{n + 1}"))
     # aces and small cards make the interesting sums: let them come first sometimes
     if draw(st.booleans()):
         pool.sort(key=lambda c: -c.rank)
     loose = tuple(pool.pop() for _ in range(draw(st.integers(0, max_loose))))
-    hands = (mine, theirs) if turn == 0 else (theirs, mine)
+    hands = (*others[:turn], mine, *others[turn:])
     position = Position(
-        hands=hands, cards=loose, piles=tuple(piles), turn=turn, dealer=draw(st.integers(0, 1))
+        hands=hands, cards=loose, piles=tuple(piles), turn=turn, dealer=draw(st.integers(0, last))
     )
     # the notation accepts it: this round-trip also checks the generated piles are sound
     return Position.from_json(position.to_json())
@@ -87,11 +90,11 @@ def small_positions(draw: st.DrawFn, max_loose: int = 5, max_piles: int = 2) -> 
 MATCH_SEEDS = [f"prop-{n}" for n in range(12)]
 
 
-def random_match(seed: str) -> tuple[Match, list[Move], list[Position]]:
-    """Plays a whole match with uniformly random legal moves (seeded); returns the finished
-    match, its moves and every position met before a move."""
+def random_match(seed: str, seat_count: int = 2) -> tuple[Match, list[Move], list[Position]]:
+    """Plays a whole match of ``seat_count`` players with uniformly random legal moves
+    (seeded); returns the finished match, its moves and every position met before a move."""
     rng = random.Random(seed)
-    match = Match.new(seed)
+    match = Match.new(seed, seat_count)
     moves: list[Move] = []
     positions: list[Position] = []
     while not match.finished:
@@ -103,10 +106,10 @@ def random_match(seed: str) -> tuple[Match, list[Move], list[Position]]:
 
 
 @cache
-def game_positions() -> list[Position]:
+def game_positions(seat_count: int = 2) -> list[Position]:
     found: list[Position] = []
     for seed in MATCH_SEEDS:
-        found.extend(random_match(seed)[2])
+        found.extend(random_match(seed, seat_count)[2])
     return found
 
 

@@ -31,7 +31,8 @@ def test_there_are_fixed_deals() -> None:
 def test_a_fixed_deal_replays_to_its_recorded_result(path: Path) -> None:
     deal = load(path)
     moves = [Move.from_json(m) for m in deal["moves"]]
-    match = Match.new(deal["seed"])
+    seats = deal.get("seats", 2)
+    match = Match.new(deal["seed"], seats)
     hands: list[dict[str, Any]] = []
     for move in moves:
         assert not match.finished
@@ -46,4 +47,4 @@ def test_a_fixed_deal_replays_to_its_recorded_result(path: Path) -> None:
     assert match.finished
     assert hands == deal["hands"]
     assert {"scores": list(match.scores), "winner": match.winner} == deal["final"]
-    assert Match.replay(deal["seed"], moves) == match
+    assert Match.replay(deal["seed"], moves, seats) == match

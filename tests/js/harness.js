@@ -13,7 +13,8 @@ import { cardOptions, cardOptionsJSON } from "../../client/js/engine/hints.js";
 import { Match, shuffledDeck } from "../../client/js/engine/match.js";
 import { Move, compareMoves, legalMoves, movesForCard, playStep } from "../../client/js/engine/moves.js";
 import { Position } from "../../client/js/engine/position.js";
-import { options, seatView, stepEvents } from "../../client/js/engine/views.js";
+import { teamOf } from "../../client/js/engine/seats.js";
+import { options, seatView, stepEvents } from "../../client/js/engine/facts.js";
 import { publicView, viewFor } from "../../client/js/engine/view.js";
 
 /** @typedef {import("../../client/js/engine/moves.js").Step} Step */
@@ -49,20 +50,23 @@ function failure(exc) {
 /**
  * Plays whole matches between two levels: match 2k puts `first` in seat 0, match 2k + 1 in
  * seat 1, both on the deck of `${prefix}-${k}`. Returns, per match, the seat of `first` and
- * the winner.
+ * the winner. With `seats` 4, `first` plays for team 0 (seats 0 and 2) then team 1; the winner
+ * is a team.
  * @param {string} first @param {string} second @param {number} pairs @param {string} prefix
+ * @param {number} [seats]
  */
-function selfplay(first, second, pairs, prefix) {
+function selfplay(first, second, pairs, prefix, seats = 2) {
   const results = [];
   for (let index = 0; index < 2 * pairs; index++) {
     const pair = Math.floor(index / 2);
-    const firstSeat = index % 2;
-    let match = Match.new(`${prefix}-${pair}`);
+    const firstSeat = index % 2; // with four: the team `first` plays for
+    let match = Match.new(`${prefix}-${pair}`, seats);
     const levels = firstSeat === 0 ? [first, second] : [second, first];
     let count = 0;
     while (!match.finished) {
       const position = match.position;
-      const move = chooseForPosition(levels[position.turn], position, `${pair}:${position.turn}:${count++}`);
+      const level = levels[teamOf(position.turn)];
+      const move = chooseForPosition(level, position, `${pair}:${position.turn}:${count++}`);
       [match] = match.play(move);
     }
     results.push({ first_seat: firstSeat, winner: match.winner, scores: match.scores });
@@ -125,8 +129,8 @@ const OPS = {
     return { deck: shuffledDeck(seed, hand).map((c) => c.code) };
   },
   // a match replayed from its seed and moves: every step's events, and the seat views after
-  match({ seed, moves }) {
-    let match = Match.new(seed);
+  match({ seed, moves, seats = 2 }) {
+    let match = Match.new(seed, seats);
     const steps = [];
     for (const raw of moves) {
       const before = match;
@@ -143,7 +147,7 @@ const OPS = {
       hand_number: match.handNumber,
       move_count: match.moveCount,
       position: match.position.toJSON(),
-      views: [seatView(match, 0), seatView(match, 1)],
+      views: match.position.hands.map((_, seat) => seatView(match, seat)),
     };
   },
   // Normal's expected value of each candidate move, with the opponent hands it is given
@@ -163,8 +167,8 @@ const OPS = {
     scope.onmessage({ data });
     return { posted: [...posted] };
   },
-  selfplay({ first, second, pairs, prefix }) {
-    return { matches: selfplay(first, second, pairs, prefix) };
+  selfplay({ first, second, pairs, prefix, seats = 2 }) {
+    return { matches: selfplay(first, second, pairs, prefix, seats) };
   },
 };
 

@@ -119,3 +119,68 @@ def test_every_position_of_seeded_matches_the_same_in_both_engines(
     results = [a for a in answers if "result" in a]
     assert len(results) > 20  # hand ends were played, and scored the same
     assert not [a for a in answers if "error" in a]
+
+
+# -- four players, two against two (RULES.md 9) ----------------------------------------------
+
+
+@FAST
+@given(small_positions(seat_count=4), st.data())
+def test_small_four_player_positions_the_same_in_both_engines(
+    py_oracle: Oracle, js_oracle: Oracle, position: Position, data: st.DataObject
+) -> None:
+    raw = position.to_json()
+    listed = [m.to_json() for m in legal_moves(position)]
+    drawn = [any_move(position, data) for _ in range(8)]
+    requests = [{"op": "moves", "position": raw}, *plays(position, listed[:MAX_PLAYS])]
+    requests += plays(position, drawn)
+    requests.append({"op": "choose", "level": "facil", "position": raw, "seed": 1})
+    answers = same(py_oracle, js_oracle, requests)
+    assert answers[0] == {"moves": listed}
+    refusals = answers[-1 - len(drawn) : -1]
+    for move, answer in zip(drawn, refusals, strict=True):
+        assert ("error" in answer) == (move not in listed)
+
+
+@WALKS
+@given(small_positions(max_loose=6, max_piles=3, seat_count=4), st.data())
+def test_a_four_player_hand_played_out_step_by_step_the_same_in_both_engines(
+    py_oracle: Oracle, js_oracle: Oracle, position: Position, data: st.DataObject
+) -> None:
+    raw: dict[str, Any] = position.to_json()
+    for _ in range(16):
+        listed = same(py_oracle, js_oracle, [{"op": "moves", "position": raw}])[0]["moves"]
+        if not listed:
+            return
+        move = data.draw(st.sampled_from(listed))
+        answer = same(py_oracle, js_oracle, [{"op": "play", "position": raw, "move": move}])[0]
+        if "result" in answer:
+            return
+        raw = answer["position"]
+        if not any(raw["hands"]):
+            return
+
+
+def test_every_position_of_seeded_four_player_matches_the_same_in_both_engines(
+    py_oracle: Oracle, js_oracle: Oracle
+) -> None:
+    """A third of the positions met in 12 seeded random matches of four, and the last play
+    of every hand: the moves, the play of each, Fácil's choice; hands ended,
+    new deals made and hands scored the same."""
+    positions = [
+        p
+        for i, p in enumerate(game_positions(4))
+        if i % 3 == 0 or (not p.deck and sum(len(h) for h in p.hands) == 1)
+    ]
+    assert len(positions) > 300 and all(p.seat_count == 4 for p in positions)
+    requests: list[dict[str, Any]] = []
+    for position in positions:
+        raw = position.to_json()
+        requests.append({"op": "moves", "position": raw})
+        requests.append({"op": "choose", "level": "facil", "position": raw, "seed": 3})
+        requests.extend(plays(position, [m.to_json() for m in legal_moves(position)[:MAX_PLAYS]]))
+    answers = []
+    for start in range(0, len(requests), 2000):
+        answers += same(py_oracle, js_oracle, requests[start : start + 2000])
+    assert len([a for a in answers if "result" in a]) > 20
+    assert not [a for a in answers if "error" in a]

@@ -25,9 +25,9 @@ def test_a_seed_deals_the_same_decks_in_both_engines(js: Oracle) -> None:
         assert answer["deck"] == [c.code for c in shuffled_deck(seed, hand)], (seed, hand)
 
 
-def server_replay(seed: str, moves: list[Move]) -> list[list[dict[str, Any]]]:
+def server_replay(seed: str, moves: list[Move], seats: int = 2) -> list[list[dict[str, Any]]]:
     """The events of each move, as the server sends them."""
-    match = Match.new(seed)
+    match = Match.new(seed, seats)
     events = []
     for move in moves:
         seat = match.position.turn
@@ -44,13 +44,15 @@ def test_there_are_fixed_deals() -> None:
 @pytest.mark.parametrize("path", DEALS, ids=[p.stem for p in DEALS])
 def test_a_fixed_deal_replays_to_its_recorded_result_in_the_browser(js: Oracle, path: Path) -> None:
     deal = json.loads(path.read_text(encoding="utf-8"))
-    answer = js.ask({"op": "match", "seed": deal["seed"], "moves": deal["moves"]})
+    seats = deal.get("seats", 2)
+    request = {"op": "match", "seed": deal["seed"], "moves": deal["moves"], "seats": seats}
+    answer = js.ask(request)
     assert answer["results"] == deal["hands"]
     assert {"scores": answer["scores"], "winner": answer["winner"]} == deal["final"]
     moves = [Move.from_json(m) for m in deal["moves"]]
-    expected = server_replay(deal["seed"], moves)
+    expected = server_replay(deal["seed"], moves, seats)
     assert [step["events"] for step in answer["steps"]] == expected
-    live = Match.replay(deal["seed"], moves)
+    live = Match.replay(deal["seed"], moves, seats)
     assert answer["position"] == live.position.to_json()
     assert answer["hand_number"] == live.hand_number and answer["move_count"] == len(moves)
 

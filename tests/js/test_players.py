@@ -17,8 +17,8 @@ from typing import Any
 from server.ai import LEVELS, choose_for_position
 from server.ai.normal import Tuning, _Decision
 from server.engine import Match, Move, Position, legal_moves, view_for
+from tests.ai.helpers import four_player_positions, shuffle_hidden, shuffle_hidden_four
 from tests.ai.helpers import game_positions as ai_game_positions
-from tests.ai.helpers import shuffle_hidden
 from tests.engine.oracles import Oracle, ask_both
 from tests.engine.strategies import game_positions
 
@@ -190,3 +190,60 @@ def test_the_browsers_normal_holds_its_own_against_the_servers(js_oracle: Oracle
             match, _ = match.play(move)
         wins += match.winner == js_seat
     assert 3 <= wins <= 9, f"the browser's Normal won {wins} of 12 against the server's"
+
+
+# -- four players: the players for a team (RULES.md 9.5) -------------------------------------
+
+
+def test_four_player_facil_and_normal_in_the_browser(js: Oracle, js_oracle: Oracle) -> None:
+    """On four-player positions: the browser's Fácil is the server's; its Normal weighs
+    every candidate as the server's (given the same opponent hands), always plays a legal
+    move and is blind to the other three hands (the partner's too) and the deck's order."""
+    positions = four_player_positions()
+    facil = [choose("facil", p, 5) for p in positions]
+    theirs = [{"move": choose_for_position("facil", p, 5).to_json()} for p in positions]
+    mine = js_oracle.ask_many(facil)
+    assert mine == theirs and all("move" in a for a in mine)
+    requests, expected = [], []
+    for n, position in enumerate(positions):
+        hands, fresh, scored = _server_scores(position, n)
+        requests.append(
+            {"op": "normal_scores", "position": position.to_json(), "hands": hands, "fresh": fresh}
+        )
+        expected.append(scored)
+    compared = 0
+    for answer, scored in zip(js.ask_many(requests), expected, strict=True):
+        got = [(Move.from_json(m), s) for m, s in answer["scores"]]
+        assert [m for m, _ in got] == [m for m, _ in scored]
+        for (_, a), (_, b) in zip(got, scored, strict=True):
+            assert abs(a - b) <= 1e-9
+            compared += 1
+    assert compared > 200
+    requests = []
+    for n, position in enumerate(positions):
+        variants = [position] + [shuffle_hidden_four(position, k) for k in range(3)]
+        variants.append(position.replace(deck=tuple(reversed(position.deck))))
+        requests.extend(choose("normal", v, n) for v in variants)
+    answers = js_oracle.ask_many(requests)
+    for start in range(0, len(answers), 5):
+        group = answers[start : start + 5]
+        assert all(a == group[0] for a in group), (requests[start], group)
+        position = positions[start // 5]
+        assert Move.from_json(group[0]["move"]) in legal_moves(position)
+
+
+def test_normal_team_beats_facil_team_in_both_engines(js: Oracle) -> None:
+    """6 pairs of four-player matches on the same decks, the teams swapped: Normal's team
+    wins most of them in the browser (benchmarks/four.py measures 200)."""
+    request = {
+        "op": "selfplay",
+        "first": "normal",
+        "second": "facil",
+        "pairs": 6,
+        "prefix": "nf4",
+        "seats": 4,
+    }
+    browser = js.ask(request)["matches"]
+    assert len(browser) == 12 and all(m["winner"] in (0, 1) for m in browser)
+    wins = sum(1 for m in browser if m["winner"] == m["first_seat"])
+    assert wins >= 9, f"Normal's team won {wins} of 12 in the browser"

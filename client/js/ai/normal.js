@@ -11,6 +11,7 @@
 import { DECK, MAX_VALUE, TEN_OF_DIAMONDS, TWO_OF_SPADES } from "../engine/cards.js";
 import { bestPacking, weightOf } from "../engine/hints.js";
 import { HALF_DECK, LATE_SCORE } from "../engine/scoring.js";
+import { TEAMS, nextSeat, otherTeam, teamOf, teamSeats } from "../engine/seats.js";
 
 /** @typedef {import("../engine/cards.js").Card} Card */
 /** @typedef {import("../engine/moves.js").Move} Move */
@@ -38,6 +39,7 @@ export const TUNING = Object.freeze({
   maxCapturesPerCard: 2,
   maxCandidates: 24,
   minBuilds: 6, // builds looked at even when captures and trails fill the list
+  followFour: 0.5, // four players: this seat's own next capture comes three plays later, not two
 });
 
 /** @typedef {typeof TUNING} Tuning */
@@ -56,16 +58,17 @@ function sumWeights(cards, weights) {
  * @returns {{card: [number[], number[]], limpia: [number, number]}}
  */
 export function weights(view, tuning) {
-  const counts = [view.captured[0].length, view.captured[1].length];
+  const counts = view.captured.map((cards) => cards.length);
   const spades = view.captured.map((cards) => cards.filter((c) => c.suit === "s").length);
   const cardW = Math.max(...counts) > HALF_DECK ? 0.0 : tuning.cardWeight;
   const spadeW = Math.max(...spades) >= SPADES_NEEDED ? 0.0 : tuning.spadeWeight;
-  const late = [view.scores[0] >= LATE_SCORE, view.scores[1] >= LATE_SCORE];
+  const late = view.scores.map((score) => score >= LATE_SCORE);
   /** @type {number[][]} */
   const tables = [];
   /** @type {number[]} */
   const limpias = [];
-  for (const p of [0, 1]) {
+  for (const p of TEAMS) {
+    // per team (with two players: per seat)
     tables.push(
       DECK.map((card) => {
         let w = cardW;
@@ -79,7 +82,7 @@ export function weights(view, tuning) {
       }),
     );
     // a late player's limpias only cancel the opponent's
-    limpias.push(!late[p] ? 1.0 : !late[1 - p] ? 0.5 : 0.0);
+    limpias.push(!late[p] ? 1.0 : !late[otherTeam(p)] ? 0.5 : 0.0);
   }
   return { card: [tables[0], tables[1]], limpia: [limpias[0], limpias[1]] };
 }
@@ -195,8 +198,14 @@ export class Decision {
     this.view = view;
     this.tuning = tuning;
     this.rng = rng;
-    this.me = view.seat;
-    this.opp = 1 - view.seat;
+    // weights, captures and the sweep are the team's; piles and turns the seat's. With two
+    // players seat and team are the same number.
+    this.seat = view.seat;
+    this.me = teamOf(view.seat);
+    this.opp = otherTeam(this.me);
+    this.next = nextSeat(view.seat, view.seatCount); // who replies: an opponent
+    this.four = view.seatCount > 2;
+    this.mates = teamSeats(this.me, view.seatCount); // this seat and its partner
     const w = weights(view, tuning);
     this.wMe = w.card[this.me];
     this.wOpp = w.card[this.opp];
@@ -239,7 +248,7 @@ export class Decision {
       // the unseen cards are exactly the opponent's hand
       return [[Array.from({ length: count }, (_, i) => i)], false];
     }
-    const needed = [...new Set(this.table.piles.filter((p) => p.owner === this.opp).map((p) => p.value))].sort(
+    const needed = [...new Set(this.table.piles.filter((p) => p.owner === this.next).map((p) => p.value))].sort(
       (a, b) => a - b,
     );
     const takersOf = new Map(
@@ -293,11 +302,11 @@ export class Decision {
       (!takenPiles.length && takenLoose.reduce((s, c) => s + c.value, 0) + move.card.value === value) ||
       (!takenLoose.length &&
         takenPiles.length === 1 &&
-        one.owner !== this.me &&
+        one.owner !== this.seat &&
         !one.double &&
         one.value + move.card.value === value);
     /** @type {SimPile} */
-    const pile = { value, owner: this.me, cards: [...used, move.card], double: !simple };
+    const pile = { value, owner: this.seat, cards: [...used, move.card], double: !simple };
     return [0.0, { loose: rest, piles: [...kept, pile] }, false];
   }
 
@@ -386,13 +395,14 @@ export class Decision {
    */
   after(table, rest, hands, fresh, captured) {
     const view = this.view;
-    const lastMe = captured || view.lastCapturer === this.me;
+    const last = view.lastCapturer;
+    const lastMe = captured || (last !== null && teamOf(last) === this.me);
     if (!hands.length) {
       // this seat plays the last card of the hand
       return view.deckSize === 0 ? this.sweep(table, lastMe) : 0.0;
     }
     // the end of the hand is within sight: the sweep goes to the last capturer
-    const endInSight = view.deckSize === 0 && rest.length <= 1 && view.opponentHandSize <= 1;
+    const endInSight = !this.four && view.deckSize === 0 && rest.length <= 1 && view.opponentHandSize <= 1;
     const info = new TableInfo(table);
     // each unseen card's best capture there, and its value for the opponent
     /** @type {Map<number, Capture | null>} */
@@ -411,11 +421,11 @@ export class Decision {
       replies.push(found);
       values.push(found === null ? -1.0 : found.gain + wOpp[card.index]);
     }
-    // this seat's simple piles, which the opponent may raise and make its own
+    // this team's simple piles, which the opponent may raise and make its own
     /** @type {[number, number, number][]} */
     const raisable = [];
     table.piles.forEach((pile, j) => {
-      if (pile.owner === this.me && !pile.double && pile.value < MAX_VALUE) {
+      if (this.mates.includes(pile.owner) && !pile.double && pile.value < MAX_VALUE) {
         raisable.push([j, pile.value, sumWeights(pile.cards, wOpp)]);
       }
     });
@@ -501,7 +511,9 @@ export class Decision {
   }
 
   /**
-   * This seat's best capture on `table` with the cards it kept, and the end sweep.
+   * This seat's best capture on `table` with the cards it kept, and the end sweep. With four
+   * players the partner plays first: its piles still on the table are the team's (it holds
+   * their takers, RULES.md 4.4), and this seat's own capture comes three plays later.
    * @param {SimTable} table @param {readonly Card[]} rest @param {boolean} lastMe @param {boolean} endInSight
    */
   followUp(table, rest, lastMe, endInSight) {
@@ -520,6 +532,15 @@ export class Decision {
           }
         }
       }
+    }
+    if (this.four) {
+      let partner = 0;
+      for (const pile of table.piles) {
+        if (this.mates.includes(pile.owner) && pile.owner !== this.seat) {
+          for (const card of pile.cards) partner += this.wMe[card.index];
+        }
+      }
+      return this.tuning.follow * partner + this.tuning.followFour * bestGain;
     }
     let value = this.tuning.follow * bestGain;
     if (endInSight) {

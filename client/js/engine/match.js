@@ -3,8 +3,9 @@
 
 import { DECK } from "./cards.js";
 import { IllegalMove } from "./errors.js";
-import { playStep } from "./moves.js";
+import { DEAL_SIZE, dealRound, playStep } from "./moves.js";
 import { Position } from "./position.js";
+import { SEAT_COUNTS, firstDealer, nextSeat } from "./seats.js";
 import { sha256Words, utf8 } from "./sha256.js";
 
 /** @typedef {import("./cards.js").Card} Card */
@@ -12,7 +13,7 @@ import { sha256Words, utf8 } from "./sha256.js";
 /** @typedef {import("./moves.js").Step} Step */
 /** @typedef {import("./scoring.js").HandResult} HandResult */
 
-export const FIRST_DEALER = 1; // the room creator's opponent deals first, so seat 0 leads
+export const FIRST_DEALER = firstDealer(2); // the room creator's opponent deals first: seat 0 leads
 
 /**
  * The deck of hand `handNumber` of the match `seed`: a Fisher-Yates shuffle driven by
@@ -31,23 +32,27 @@ export function shuffledDeck(seed, handNumber) {
 }
 
 /**
- * Deals a new hand: 4 cards to the non-dealer, 4 to the dealer, 4 to the table.
+ * Deals a new hand: 4 cards to each player from the seat after the dealer around to the
+ * dealer, then 4 to the table; the seat after the dealer plays first (RULES.md 2, 9.1).
  * @param {readonly Card[]} deck @param {number} dealer @param {readonly [number, number]} scores
+ * @param {number} [seatCount]
  */
-export function startHand(deck, dealer, scores) {
-  const nonDealer = 1 - dealer;
+export function startHand(deck, dealer, scores, seatCount = 2) {
+  checkCount(seatCount);
   /** @type {Card[][]} */
-  const hands = [[], []];
-  hands[nonDealer] = deck.slice(0, 4);
-  hands[dealer] = deck.slice(4, 8);
-  return new Position({
-    hands: [hands[0], hands[1]],
-    cards: deck.slice(8, 12),
-    turn: nonDealer,
-    dealer,
-    deck: deck.slice(12),
-    scores,
+  const hands = Array.from({ length: seatCount }, () => []);
+  const dealt = dealRound(new Position({ hands, dealer, deck, scores, turn: dealer }));
+  return dealt.replace({
+    cards: dealt.deck.slice(0, DEAL_SIZE),
+    deck: dealt.deck.slice(DEAL_SIZE),
+    turn: nextSeat(dealer, seatCount),
   });
+}
+
+/** `count` if a game may have that many seats (else a RangeError). @param {number} count */
+function checkCount(count) {
+  if (!SEAT_COUNTS.includes(count)) throw new RangeError(`a game has 2 or 4 seats, not ${count}`);
+  return count;
 }
 
 /**
@@ -73,14 +78,22 @@ export class Match {
     Object.freeze(this);
   }
 
-  /** @param {string} seed */
-  static new(seed) {
-    return new Match(seed, startHand(shuffledDeck(seed, 0), FIRST_DEALER, [0, 0]));
+  /**
+   * A match of two players, or four (two against two); the last seat deals first.
+   * @param {string} seed @param {number} [seatCount]
+   */
+  static new(seed, seatCount = 2) {
+    const dealer = firstDealer(checkCount(seatCount));
+    return new Match(seed, startHand(shuffledDeck(seed, 0), dealer, [0, 0], seatCount));
   }
 
-  /** @param {string} seed @param {Iterable<Move>} moves */
-  static replay(seed, moves) {
-    let match = Match.new(seed);
+  get seatCount() {
+    return this.position.seatCount;
+  }
+
+  /** @param {string} seed @param {Iterable<Move>} moves @param {number} [seatCount] */
+  static replay(seed, moves, seatCount = 2) {
+    let match = Match.new(seed, seatCount);
     for (const move of moves) [match] = match.play(move);
     return match;
   }
@@ -114,8 +127,8 @@ export class Match {
       ];
     }
     const number = this.handNumber + 1;
-    const dealer = 1 - this.position.dealer;
-    const position = startHand(shuffledDeck(this.seed, number), dealer, step.result.scores);
+    const dealer = nextSeat(this.position.dealer, this.seatCount);
+    const position = startHand(shuffledDeck(this.seed, number), dealer, step.result.scores, this.seatCount);
     return [new Match(this.seed, position, number, results, null, count), step];
   }
 }

@@ -11,6 +11,7 @@ import { Pile, Position, asciiJSON } from "./position.js";
 import { compareStr, get, isDict, isInt, pyLen, pyRepr } from "./pyrepr.js";
 import { buildError, captureError, shortEs, trailError } from "./refusals.js";
 import { scoreHand } from "./scoring.js";
+import { nextSeat, seatsOf, teamOf } from "./seats.js";
 
 /** @typedef {import("./cards.js").Card} Card */
 /** @typedef {import("./scoring.js").HandResult} HandResult */
@@ -557,12 +558,13 @@ export function playStep(position, move) {
   let taken = [];
   let limpia = false;
   if (move.kind === "capture") {
+    const team = teamOf(seat); // what a player captures goes to their team (RULES.md 9.3)
     taken = [card, ...usedCards];
-    captured[seat] = [...captured[seat], ...taken];
+    captured[team] = [...captured[team], ...taken];
     lastCapturer = seat;
     if (!loose.length && !keptPiles.length) {
       limpia = true;
-      limpias[seat] += 1;
+      limpias[team] += 1;
     }
   } else if (move.kind === "build") {
     keptPiles.push(
@@ -572,10 +574,10 @@ export function playStep(position, move) {
     loose.push(card);
   }
   const after = new Position({
-    hands: [hands[0], hands[1]],
+    hands,
     cards: loose,
     piles: keptPiles,
-    turn: 1 - seat,
+    turn: nextSeat(seat, hands.length),
     dealer: position.dealer,
     deck: position.deck,
     captured: [captured[0], captured[1]],
@@ -584,31 +586,44 @@ export function playStep(position, move) {
     scores: position.scores,
   });
   const step = { move, taken, limpia, dealt: false, result: null, swept: [], sweeper: null };
-  if (after.hands[0].length || after.hands[1].length) return { ...step, position: after };
+  if (after.hands.some((hand) => hand.length)) return { ...step, position: after };
   if (after.deck.length) return { ...step, position: dealRound(after), dealt: true };
   const [finished, swept, sweeper] = sweepTable(after);
   return { ...step, position: finished, result: scoreHand(finished), swept, sweeper };
 }
 
-/** Deals 4 cards to the non-dealer, then 4 to the dealer, from the top of the deck. @param {Position} position */
+export const DEAL_SIZE = 4; // cards to each player per deal, 4 at a time (RULES.md 2 and 9.1)
+
+/**
+ * Deals 4 cards to each player from the top of the deck, starting with the seat after the
+ * dealer and ending with the dealer; a short deck runs out on the way (NOTATION.md).
+ * @param {Position} position
+ */
 export function dealRound(position) {
-  const deck = position.deck;
-  const hands = [position.hands[0], position.hands[1]];
-  const nonDealer = 1 - position.dealer;
-  hands[nonDealer] = [...hands[nonDealer], ...deck.slice(0, 4)];
-  hands[position.dealer] = [...hands[position.dealer], ...deck.slice(4, 8)];
-  return position.replace({ hands: [hands[0], hands[1]], deck: deck.slice(8) });
+  let deck = position.deck;
+  const hands = [...position.hands];
+  const count = hands.length;
+  let seat = position.dealer;
+  for (const _ of seatsOf(count)) {
+    seat = nextSeat(seat, count);
+    hands[seat] = [...hands[seat], ...deck.slice(0, DEAL_SIZE)];
+    deck = deck.slice(DEAL_SIZE);
+  }
+  return position.replace({ hands, deck });
 }
 
 /**
- * End of the hand: the table goes to the last capturer, or the dealer. Not a limpia.
+ * End of the hand: the table goes to the last capturer's team, or the dealer's (RULES.md 2
+ * and 9.3). Not a limpia. Returns the finished position, the swept cards and the seat they
+ * went to (its team keeps them).
  * @param {Position} position @returns {[Position, Card[], number]}
  */
 export function sweepTable(position) {
   const receiver = position.lastCapturer ?? position.dealer;
+  const team = teamOf(receiver);
   const swept = [...position.cards, ...position.piles.flatMap((pile) => pile.cards)];
   const captured = [...position.captured];
-  captured[receiver] = [...captured[receiver], ...swept];
+  captured[team] = [...captured[team], ...swept];
   const finished = position.replace({ cards: [], piles: [], captured: [captured[0], captured[1]] });
   return [finished, swept, receiver];
 }

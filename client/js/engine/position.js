@@ -3,6 +3,7 @@
 import { DECK, parseCard, compareCards } from "./cards.js";
 import { NotationError } from "./errors.js";
 import { get, isDict, isInt, pyLen, pyRepr } from "./pyrepr.js";
+import { SEAT_COUNTS, TEAMS, firstDealer, seatsOf } from "./seats.js";
 
 /** @typedef {import("./cards.js").Card} Card */
 /** @typedef {readonly Card[]} Cards */
@@ -21,7 +22,7 @@ export const MAX_PILE_ID = 16;
 
 /**
  * @typedef {object} PositionJSON
- * @property {[string[], string[]]} hands
+ * @property {string[][]} hands
  * @property {{cards: string[], piles: PileJSON[]}} table
  * @property {number} turn
  * @property {number} dealer
@@ -84,7 +85,9 @@ export class Pile {
       throw new NotationError(`pile ${id}: bad value ${pyRepr(value)}`);
     }
     const owner = get(data, "owner");
-    if (owner !== 0 && owner !== 1) throw new NotationError(`pile ${id}: bad owner ${pyRepr(owner)}`);
+    if (!isInt(owner) || !ANY_SEAT.includes(owner)) {
+      throw new NotationError(`pile ${id}: bad owner ${pyRepr(owner)}`);
+    }
     const double = get(data, "double", false);
     if (typeof double !== "boolean") throw new NotationError(`pile ${id}: bad double ${pyRepr(double)}`);
     if (!pileCardsMakeValue(cards, value, double)) {
@@ -104,12 +107,14 @@ function sameCards(a, b) {
 
 /**
  * Everything about a hand in progress: the NOTATION.md position. Hands, loose cards, piles,
- * deck and captured cards are frozen arrays; `play` makes new positions.
+ * deck and captured cards are frozen arrays; `play` makes new positions. It has two hands
+ * or four (RULES.md 9): hands, turn, dealer, a pile's owner and the last capturer are per
+ * player; captured cards, limpias and scores per team.
  */
 export class Position {
   /**
    * @param {object} fields
-   * @param {readonly [Cards, Cards]} fields.hands
+   * @param {readonly Cards[]} fields.hands
    * @param {Cards} [fields.cards] loose cards on the table
    * @param {readonly Pile[]} [fields.piles]
    * @param {number} [fields.turn]
@@ -132,8 +137,8 @@ export class Position {
     lastCapturer = null,
     scores = [0, 0],
   }) {
-    /** @type {readonly [Cards, Cards]} */
-    this.hands = Object.freeze([Object.freeze([...hands[0]]), Object.freeze([...hands[1]])]);
+    /** @type {readonly Cards[]} */
+    this.hands = Object.freeze(hands.map((hand) => Object.freeze([...hand])));
     /** @type {Cards} */
     this.cards = Object.freeze([...cards]);
     /** @type {readonly Pile[]} */
@@ -172,10 +177,15 @@ export class Position {
     };
   }
 
+  /** How many players: 2, or 4 (two against two, RULES.md 9). */
+  get seatCount() {
+    return this.hands.length;
+  }
+
   /** @returns {PositionJSON} */
   toJSON() {
     return {
-      hands: [codesOf(this.hands[0]), codesOf(this.hands[1])],
+      hands: this.hands.map(codesOf),
       table: { cards: codesOf(this.cards), piles: this.piles.map((p) => p.toJSON()) },
       turn: this.turn,
       dealer: this.dealer,
@@ -195,8 +205,8 @@ export class Position {
   /** Equal positions: the same in everything but pile ids. @param {Position} other */
   equals(other) {
     return (
-      sameCards(this.hands[0], other.hands[0]) &&
-      sameCards(this.hands[1], other.hands[1]) &&
+      this.hands.length === other.hands.length &&
+      this.hands.every((hand, i) => sameCards(hand, other.hands[i])) &&
       sameCards(this.cards, other.cards) &&
       this.piles.length === other.piles.length &&
       this.piles.every((pile, i) => pile.equals(other.piles[i])) &&
@@ -221,7 +231,12 @@ export class Position {
         throw new NotationError(`position without ${pyRepr(key)}`);
       }
     }
-    const hands = readTwo(data.hands, "hands", readCards);
+    const rawHands = data.hands;
+    if (!Array.isArray(rawHands) || !SEAT_COUNTS.includes(rawHands.length)) {
+      throw new NotationError(`hands must be a list of 2 or 4 hands, not ${pyRepr(rawHands)}`);
+    }
+    const hands = rawHands.map((hand, i) => readCards(hand, `hands[${i}]`));
+    const count = hands.length;
     const table = data.table;
     if (!isDict(table)) throw new NotationError(`table must be an object, not ${pyRepr(table)}`);
     const cards = readCards(get(table, "cards", []), "table cards");
@@ -230,14 +245,14 @@ export class Position {
       throw new NotationError(`table piles must be a list, not ${pyRepr(rawPiles)}`);
     }
     const piles = rawPiles.map((p) => Pile.fromJSON(p));
-    const turn = readPlayer(data.turn, "turn");
-    const dealer = readPlayer(get(data, "dealer", 1), "dealer");
+    const turn = readPlayer(data.turn, "turn", count);
+    const dealer = readPlayer(get(data, "dealer", firstDealer(count)), "dealer", count);
     const deck = readCards(get(data, "deck", []), "deck");
     const captured = readTwo(get(data, "captured", [[], []]), "captured", readCards);
     const limpias = readTwo(get(data, "limpias", [0, 0]), "limpias", readCount);
     const scores = readTwo(get(data, "scores", [0, 0]), "scores", readCount);
     const last = get(data, "last_capturer");
-    const lastCapturer = last === null ? null : readPlayer(last, "last_capturer");
+    const lastCapturer = last === null ? null : readPlayer(last, "last_capturer", count);
     const position = new Position({
       hands,
       cards,
@@ -269,6 +284,13 @@ export class Position {
 
   /** Throws NotationError if this position cannot happen. */
   check() {
+    const count = this.hands.length;
+    if (!SEAT_COUNTS.includes(count)) throw new NotationError(`a position has 2 or 4 hands, not ${count}`);
+    for (const pile of this.piles) {
+      if (!seatsOf(count).includes(pile.owner)) {
+        throw new NotationError(`pile ${pile.id}: bad owner ${pyRepr(pile.owner)} (not a player here)`);
+      }
+    }
     const seen = new Set();
     for (const card of this.allCards()) {
       if (seen.has(card)) throw new NotationError(`card ${card.code} appears twice`);
@@ -285,13 +307,11 @@ export class Position {
   /** @returns {Card[]} */
   allCards() {
     return [
-      ...this.hands[0],
-      ...this.hands[1],
+      ...this.hands.flat(),
       ...this.cards,
       ...this.piles.flatMap((p) => p.cards),
       ...this.deck,
-      ...this.captured[0],
-      ...this.captured[1],
+      ...this.captured.flat(),
     ];
   }
 
@@ -299,9 +319,9 @@ export class Position {
     return !this.cards.length && !this.piles.length;
   }
 
-  /** Both hands and the deck are empty: the hand (mano) is finished. */
+  /** Every hand and the deck are empty: the hand (mano) is finished. */
   get handOver() {
-    return !this.hands[0].length && !this.hands[1].length && !this.deck.length;
+    return !this.deck.length && this.hands.every((hand) => !hand.length);
   }
 }
 
@@ -359,6 +379,7 @@ function* subsetsSumming(cards, target, start) {
 // -- JSON helpers ---------------------------------------------------------------
 
 const CODES = new Set(DECK.map((card) => card.code));
+const ANY_SEAT = seatsOf(Math.max(...SEAT_COUNTS)); // a pile's owner, before the position is known
 
 /** @param {readonly Card[]} cards */
 const codesOf = (cards) => cards.map((c) => c.code);
@@ -369,10 +390,11 @@ function readCards(value, what) {
   return value.map(parseCard);
 }
 
-/** @param {unknown} value @param {string} what */
-function readPlayer(value, what) {
-  if (value !== 0 && value !== 1) {
-    throw new NotationError(`${what} must be player 0 or 1, not ${pyRepr(value)}`);
+/** @param {unknown} value @param {string} what @param {number} count @returns {number} */
+function readPlayer(value, what, count) {
+  if (!isInt(value) || !seatsOf(count).includes(value)) {
+    const players = count > 2 ? `from 0 to ${count - 1}` : seatsOf(count).join(" or ");
+    throw new NotationError(`${what} must be player ${players}, not ${pyRepr(value)}`);
   }
   return value;
 }
@@ -396,7 +418,8 @@ function readCount(value, what) {
  * @returns {[T, T]}
  */
 function readTwo(value, what, read) {
-  if (!Array.isArray(value) || value.length !== 2) {
+  // one entry per team: there are always two teams
+  if (!Array.isArray(value) || value.length !== TEAMS.length) {
     throw new NotationError(`${what} must be a list of two, not ${pyRepr(value)}`);
   }
   return [read(value[0], `${what}[0]`), read(value[1], `${what}[1]`)];

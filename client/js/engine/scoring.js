@@ -1,6 +1,7 @@
 // Scoring a finished hand (RULES.md 6; server/engine/scoring.py).
 
 import { parseCard, TEN_OF_DIAMONDS, TWO_OF_SPADES } from "./cards.js";
+import { TEAMS } from "./seats.js";
 
 /** @typedef {import("./position.js").Position} Position */
 
@@ -66,11 +67,11 @@ export function scoreHand(position) {
     points[player][category] += amount;
     awards.push([player, category, amount]);
   };
-  for (const p of [0, 1]) if (captured[p].length > HALF_DECK) award(p, 0, 3);
-  for (const p of [0, 1]) if (captured[p].filter((c) => c.suit === "s").length >= 7) award(p, 1, 1);
-  for (const p of [0, 1]) if (captured[p].includes(TEN_OF_DIAMONDS)) award(p, 2, 2);
-  for (const p of [0, 1]) if (captured[p].includes(TWO_OF_SPADES)) award(p, 3, 1);
-  for (const ace of ACE_ORDER) for (const p of [0, 1]) if (captured[p].includes(ace)) award(p, 4, 1);
+  for (const p of TEAMS) if (captured[p].length > HALF_DECK) award(p, 0, 3);
+  for (const p of TEAMS) if (captured[p].filter((c) => c.suit === "s").length >= 7) award(p, 1, 1);
+  for (const p of TEAMS) if (captured[p].includes(TEN_OF_DIAMONDS)) award(p, 2, 2);
+  for (const p of TEAMS) if (captured[p].includes(TWO_OF_SPADES)) award(p, 3, 1);
+  for (const ace of ACE_ORDER) for (const p of TEAMS) if (captured[p].includes(ace)) award(p, 4, 1);
   const difference = position.limpias[0] - position.limpias[1];
   if (difference > 0) award(0, 5, difference);
   else if (difference < 0) award(1, 5, -difference);

@@ -3,21 +3,23 @@
 
 import { DECK } from "./cards.js";
 import { Position } from "./position.js";
+import { nextSeat, others, seatsOf } from "./seats.js";
 
 /** @typedef {import("./cards.js").Card} Card */
 /** @typedef {import("./position.js").Pile} Pile */
 /** @typedef {readonly Card[]} Cards */
 
 /**
- * A seat's view: its own hand, and of the opponent's only the number of cards. Never the
- * opponent's cards, never the order of the deck. This is all a computer player is given.
+ * A seat's view: its own hand, and of every other hand only the number of cards (the
+ * partner's too, RULES.md 9.1). Never another player's cards, never the order of the deck.
+ * This is all a computer player is given.
  */
 export class View {
   /**
    * @param {object} fields
    * @param {number} fields.seat
    * @param {Cards} fields.hand
-   * @param {number} fields.opponentHandSize
+   * @param {readonly number[]} fields.handSizes every player's number of cards, this seat's included
    * @param {Cards} fields.cards
    * @param {readonly Pile[]} fields.piles
    * @param {number} fields.turn
@@ -31,7 +33,7 @@ export class View {
   constructor(fields) {
     this.seat = fields.seat;
     this.hand = fields.hand;
-    this.opponentHandSize = fields.opponentHandSize;
+    this.handSizes = Object.freeze([...fields.handSizes]);
     this.cards = fields.cards;
     this.piles = fields.piles;
     this.turn = fields.turn;
@@ -44,16 +46,30 @@ export class View {
     Object.freeze(this);
   }
 
+  get seatCount() {
+    return this.handSizes.length;
+  }
+
+  /** How many cards the next player (always an opponent) holds. */
+  get opponentHandSize() {
+    return this.handSizes[nextSeat(this.seat, this.seatCount)];
+  }
+
+  /** How many cards each other player holds, by seat, in the order of play after it. */
+  hiddenSizes() {
+    return new Map(others(this.seat, this.seatCount).map((s) => [s, this.handSizes[s]]));
+  }
+
   /**
    * A position with what this seat knows: enough to list and check its own moves. The
-   * opponent's hand and the deck are left empty.
+   * other hands and the deck are left empty.
    */
   asPosition() {
     /** @type {Cards[]} */
-    const hands = [[], []];
+    const hands = seatsOf(this.seatCount).map(() => []);
     hands[this.seat] = this.hand;
     return new Position({
-      hands: [hands[0], hands[1]],
+      hands,
       cards: this.cards,
       piles: this.piles,
       turn: this.turn,
@@ -66,7 +82,7 @@ export class View {
     });
   }
 
-  /** Cards this seat has not seen: the opponent's hand and the deck, together. */
+  /** Cards this seat has not seen: the other hands and the deck, together. */
   unseen() {
     const seen = new Set([...this.hand, ...this.cards, ...this.captured[0], ...this.captured[1]]);
     for (const pile of this.piles) for (const card of pile.cards) seen.add(card);
@@ -74,7 +90,8 @@ export class View {
   }
 
   toJSON() {
-    return {
+    /** @type {Record<string, unknown>} */
+    const data = {
       seat: this.seat,
       hand: this.hand.map((c) => c.code),
       opponent_hand_size: this.opponentHandSize,
@@ -82,11 +99,13 @@ export class View {
       turn: this.turn,
       dealer: this.dealer,
       deck_size: this.deckSize,
-      captured_counts: [this.captured[0].length, this.captured[1].length],
+      captured_counts: this.captured.map((cards) => cards.length),
       limpias: [...this.limpias],
       last_capturer: this.lastCapturer,
       scores: [...this.scores],
     };
+    if (this.seatCount !== 2) data.hand_sizes = [...this.handSizes]; // the two-seat form is the wire's
+    return data;
   }
 }
 
@@ -95,7 +114,7 @@ export function viewFor(position, seat) {
   return new View({
     seat,
     hand: position.hands[seat],
-    opponentHandSize: position.hands[1 - seat].length,
+    handSizes: position.hands.map((hand) => hand.length),
     cards: position.cards,
     piles: position.piles,
     turn: position.turn,
@@ -115,7 +134,7 @@ export function viewFor(position, seat) {
  */
 export function publicView(position) {
   return {
-    hand_sizes: [position.hands[0].length, position.hands[1].length],
+    hand_sizes: position.hands.map((hand) => hand.length),
     table: { cards: position.cards.map((c) => c.code), piles: position.piles.map((p) => p.toJSON()) },
     turn: position.turn,
     dealer: position.dealer,

@@ -9,7 +9,7 @@ import { EngineError, IllegalMove, NotationError } from "../engine/errors.js";
 import { Match } from "../engine/match.js";
 import { Move } from "../engine/moves.js";
 import { get, isDict, pyRepr } from "../engine/pyrepr.js";
-import { seatView, stepEvents } from "../engine/views.js";
+import { seatView, stepEvents } from "../engine/facts.js";
 
 /** @typedef {import("../engine/moves.js").MoveJSON} MoveJSON */
 /** @typedef {Record<string, unknown>} Answer */

@@ -1,5 +1,5 @@
-// What a seat is told, as JSON-ready values (server/rooms/facts.py): the facts of a hand (tallies,
-// a finished hand's counts), the events of a move and what each hand card can do; and the
+// The facts a seat is told, as JSON-ready values (the twin of server/rooms/facts.py): the facts
+// of a hand (tallies, a finished hand's counts), the events of a move and what each hand card can do; and the
 // rules part of a seat's view (docs/protocol.md, "View V"), so that a table drawn offline
 // gets the same shapes the server sends.
 
@@ -7,6 +7,7 @@ import { TEN_OF_DIAMONDS, TWO_OF_SPADES } from "./cards.js";
 import { cardOptions, cardOptionsJSON, itemWeights } from "./hints.js";
 import { Table, buildMasks, handWithout } from "./moves.js";
 import { ACE_ORDER, CATEGORY_NAMES_ES, LATE_SCORE, categoryCounts } from "./scoring.js";
+import { TEAMS } from "./seats.js";
 import { viewFor } from "./view.js";
 
 /** @typedef {import("./cards.js").Card} Card */
@@ -90,7 +91,7 @@ export function stepEvents(step, seat, before, after, { computer = false } = {})
         scores_before: [...start],
         limited: [start[0] >= LATE_SCORE, start[1] >= LATE_SCORE],
         // per seat and category: could it score for that seat (RULES.md 6)
-        eligible: [0, 1].map((i) => CATEGORY_NAMES_ES.map((_, k) => categoryCounts(start[i], k))),
+        eligible: TEAMS.map((i) => CATEGORY_NAMES_ES.map((_, k) => categoryCounts(start[i], k))),
         scores: [...result.scores],
         winner: result.winner,
         swept: step.swept.map((c) => c.code),
