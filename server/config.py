@@ -93,6 +93,9 @@ class Settings:
     node_name: str = ""  # this process's name in logs and leases (default: the host's name)
     # /metrics answers loopback and these addresses or networks (comma-separated) alone
     metrics_allow_ips: str = ""
+    # /metrics also tells the bytes the live rooms hold by part (server/rooms/memory.py:
+    # a walk of every room at each scrape; the soak benchmark's, not production's)
+    metrics_room_parts: bool = False
     max_watchers: int = 30  # watchers per room (server/rooms/); more are told it is full
     # -- PostgreSQL that hangs fails fast (server/store/database.py Tuning; README) --
     db_pool_size: int = 10  # connections per process (the lease keeps 2 more of its own)
@@ -187,6 +190,7 @@ class Settings:
             node_name=e.get("NODE_NAME", "").strip(),
             max_watchers=_number(e, "MAX_WATCHERS", cls.max_watchers),
             metrics_allow_ips=e.get("METRICS_ALLOW_IPS", "").strip(),
+            metrics_room_parts=e.get("METRICS_ROOM_PARTS", "") == "1",
             db_pool_size=_number(e, "DB_POOL_SIZE", cls.db_pool_size),
             db_pool_timeout=_number(e, "DB_POOL_TIMEOUT", cls.db_pool_timeout),
             db_connect_timeout=_number(e, "DB_CONNECT_TIMEOUT", cls.db_connect_timeout),

@@ -8,7 +8,6 @@ codes are each one ``SlidingWindow``; the edge keeps one per address
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
 
 Clock = Callable[[], float]
@@ -21,14 +20,19 @@ class SlidingWindow:
         self.limit = limit
         self.window = window
         self.clock = clock
-        self.hits: deque[float] = deque()  # the events still in the window, oldest first
+        # the events still in the window, oldest first (a list: an empty one is 56 bytes, a
+        # deque 624, and every seat of every room has its windows)
+        self.hits: list[float] = []
 
     def _prune(self) -> float:
         now = self.clock()
         cutoff = now - self.window
         hits = self.hits
-        while hits and hits[0] <= cutoff:
-            hits.popleft()
+        gone = 0
+        while gone < len(hits) and hits[gone] <= cutoff:
+            gone += 1
+        if gone:
+            del hits[:gone]
         return now
 
     def allow(self) -> bool:

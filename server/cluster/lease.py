@@ -18,22 +18,35 @@ process's lease is held and the room's claim is the one this process holds
   a room's epoch is kept. The room's copy holds its claim and writes with its epoch; the
   lease holds the claims it serves. A renewal that reads that a room's epoch moved on drops
   that claim and reports it (``events.deposed``).
+- **Slow is not dead** (issue 31). Where no other process can take a room (``exclusive``:
+  one SQLite process, which a file lock makes the only one, or one process without Redis,
+  whose claims are forced anyway) the lease cannot lapse: a process that was slow or
+  paused past it keeps its rooms, a renewal that finds the lease lapsed starts a new term
+  holding them still, and a database out of reach leaves them to their conditional writes.
+  Where the lease matters (several processes) the renewals run in a thread of their own
+  with a connection of their own: they never wait behind the room writes (another
+  connection) nor behind the event loop's backlog (another loop); only what the rooms
+  must hear (a lapse, rooms deposed) goes to the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
-from ..store import LeaseStore
+from ..store import LeaseStore, Renewal
 from .clock import DbClock
 from .events import ClusterEvents
 from .outage import is_outage
 
 log = logging.getLogger("server.cluster")
+T = TypeVar("T")
 
 SAFETY = 0.9  # the local deadline ends this share of a lease after the renewal was sent
 START_TIMEOUT = 30.0  # seconds the first term may take to begin (a busy machine)
@@ -59,8 +72,10 @@ class Lease:
         events: ClusterEvents | None = None,
         clock: DbClock | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        exclusive: bool = False,
     ) -> None:
         self.store = store
+        self.exclusive = exclusive  # no other process can take a room: slow is not dead
         self.node = node
         self.lease_seconds = lease_seconds
         self.events = events or ClusterEvents()
@@ -80,6 +95,8 @@ class Lease:
 
     @property
     def held(self) -> bool:
+        if self.exclusive:
+            return not self._lapsed
         return self.monotonic() < self.deadline
 
     def holds(self, claim: Claim) -> bool:
@@ -110,15 +127,17 @@ class Lease:
     async def start(self) -> None:
         """The first term (raises when the database cannot be reached)."""
         await self._join(START_TIMEOUT)
+        self._arm_watchdog()
 
-    async def _join(self, timeout: float) -> None:
+    async def _join(self, timeout: float, store: LeaseStore | None = None) -> None:
+        store = store or self.store
         sent = self.monotonic()
         now = await asyncio.wait_for(
-            self.store.join(self.node, self.lease_seconds, self.started_at), timeout
+            store.join(self.node, self.lease_seconds, self.started_at), timeout
         )
         self._renewed(sent, now)
         self._lapsed = False
-        self.live = await asyncio.wait_for(self.store.live(), timeout) | {self.node}
+        self.live = await asyncio.wait_for(store.live(), timeout) | {self.node}
 
     @property
     def _timeout(self) -> float:
@@ -127,22 +146,41 @@ class Lease:
         return max(self.deadline - self.monotonic(), self.lease_seconds / 3)
 
     async def renew(self) -> None:
-        """One renewal (raises when the database cannot be reached in time)."""
+        """One renewal, on this event loop (raises when the database cannot be reached in
+        time)."""
+        await self._renewal(self.store, _call)
+
+    async def _renewal(
+        self, store: LeaseStore, hear: Callable[[Callable[[], None]], Awaitable[None]]
+    ) -> None:
+        """One renewal on ``store``; what the rooms must hear is run by ``hear`` on the
+        event loop of the rooms (this one, or another when the renewals run in a thread).
+        The local deadline and the clock's readings are set here at once."""
         if self._lapsed:
-            await self._join(self.lease_seconds)
+            await self._join(self.lease_seconds, store)
+            await hear(self._arm_watchdog)
             return
         sent = self.monotonic()
         before = dict(self._claims)  # rooms claimed while the renewal runs are not judged by it
-        renewal = await asyncio.wait_for(
-            self.store.renew(self.node, self.lease_seconds), self._timeout
-        )
+        renewal = await asyncio.wait_for(store.renew(self.node, self.lease_seconds), self._timeout)
         if renewal is None:
-            log.warning("the lease of %s had lapsed: its rooms are no longer its own", self.node)
-            self.lapse()
-            await self._join(self.lease_seconds)
+            if self.exclusive:  # nobody else can hold its rooms: a new term, holding them
+                log.warning("the lease of %s had lapsed (a slow process): a new term", self.node)
+            else:
+                log.warning(
+                    "the lease of %s had lapsed: its rooms are no longer its own", self.node
+                )
+                self.deadline = 0.0  # no longer held, from now (whenever the loop hears it)
+                await hear(self.lapse)
+            await self._join(self.lease_seconds, store)
+            await hear(self._arm_watchdog)
             return
         self._renewed(sent, renewal.db_now)
         self.live = renewal.live | {self.node}
+        await hear(lambda: self._heard(renewal, before))
+
+    def _heard(self, renewal: Renewal, before: dict[str, Claim]) -> None:
+        """On the rooms' loop: rooms whose epoch moved on are no longer this process's."""
         deposed = {
             r
             for r, c in before.items()
@@ -152,6 +190,7 @@ class Lease:
             for room_id in deposed:
                 del self._claims[room_id]
             self.events.deposed(deposed)
+        self._arm_watchdog()
         self.events.renewed(self.live)
 
     def _renewed(self, sent: float, db_now: float) -> None:
@@ -161,7 +200,6 @@ class Lease:
         if self._failing:
             log.warning("lease of %s renewed again", self.node)
             self._failing = False
-        self._arm_watchdog()
 
     def _arm_watchdog(self) -> None:
         """A check at the local deadline itself: a process that wakes from a pause past it,
@@ -173,7 +211,7 @@ class Lease:
         self._watchdog = loop.call_later(delay, self._check)
 
     def _check(self) -> None:
-        if not self.held and not self._lapsed:
+        if not self.held and not self._lapsed and not self.exclusive:
             log.warning("the lease of %s ran out before it was renewed", self.node)
             self.lapse()
 
@@ -188,9 +226,19 @@ class Lease:
         self.events.lapsed()
 
     async def run(self) -> None:
+        """The renewals, every third of the lease, until cancelled: on this event loop
+        where the lease cannot lapse, else in a thread of their own."""
+        if self.exclusive:
+            await self._renewals(self.store, _call)
+            return
+        await self._in_a_thread()
+
+    async def _renewals(
+        self, store: LeaseStore, hear: Callable[[Callable[[], None]], Awaitable[None]]
+    ) -> None:
         while True:
             try:
-                await self.renew()
+                await self._renewal(store, hear)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -201,11 +249,65 @@ class Lease:
                         exc if is_outage(exc) else repr(exc),
                     )
                     self._failing = True
-                if not self.held:
-                    self.lapse()
+                if not self.held and not self.exclusive:
+                    await hear(self.lapse)
             await asyncio.sleep(self.lease_seconds / 3)
+
+    async def _in_a_thread(self) -> None:
+        """The renewals on an event loop of their own, in a thread of their own, on a
+        connection of their own; what the rooms must hear is handed to this loop (a lapse
+        is waited for: the next term starts only once every room here heard of it)."""
+        rooms_loop = asyncio.get_running_loop()
+        ended: asyncio.Future[None] = rooms_loop.create_future()
+        running: list[tuple[asyncio.AbstractEventLoop, asyncio.Task[None]]] = []
+
+        async def hear(tell: Callable[[], None]) -> None:
+            told = asyncio.run_coroutine_threadsafe(_call(tell), rooms_loop)
+            if tell == self.lapse:  # the only news the next renewal must wait for
+                await asyncio.wrap_future(told)
+
+        async def body() -> None:
+            store = self.store.apart()
+            try:
+                await self._renewals(store, hear)
+            finally:
+                with contextlib.suppress(Exception):
+                    await store.close()
+
+        def thread() -> None:
+            loop = asyncio.new_event_loop()
+            try:
+                running.append((loop, loop.create_task(body())))
+                with contextlib.suppress(asyncio.CancelledError):
+                    loop.run_until_complete(running[0][1])
+            except Exception as exc:  # never: the renewals catch what they can
+                log.error("the lease's thread of %s ended: %r", self.node, exc)
+            finally:
+                loop.close()
+                with contextlib.suppress(RuntimeError):  # the rooms' loop is closed
+                    rooms_loop.call_soon_threadsafe(_settle, ended, None)
+
+        runner = threading.Thread(target=thread, name=f"lease-{self.node}", daemon=True)
+        runner.start()
+        try:
+            await asyncio.shield(ended)
+        finally:
+            if running:
+                loop, task = running[0]
+                with contextlib.suppress(RuntimeError):  # its loop ended already
+                    loop.call_soon_threadsafe(task.cancel)
+            await asyncio.to_thread(runner.join, 10)
 
     def stop(self) -> None:
         if self._watchdog is not None:
             self._watchdog.cancel()
             self._watchdog = None
+
+
+async def _call(tell: Callable[[], None]) -> None:
+    tell()
+
+
+def _settle(future: asyncio.Future[T], value: T) -> None:
+    if not future.done():
+        future.set_result(value)

@@ -50,7 +50,7 @@ from ..protocol import (
 )
 from ..push import NoPush, Pusher
 from ..store import Listing, RejoinError, RoomState, RoomWrite, StaleRoom, Storage
-from . import views
+from . import history, views
 from .commands import Command, Start
 from .live import LiveMatch
 from .sockets import Sockets
@@ -242,9 +242,10 @@ class Room:
             else ProtocolError("reconnecting" if passing else "server_error"),
         )
 
-    def after(self, delay: float, command: Command) -> None:
-        """Posts ``command`` to this room in ``delay`` seconds (a timer is a command)."""
-        self.timers.after(delay, lambda: self.post(command))
+    def after(self, delay: float, command: Command, name: str | None = None) -> None:
+        """Posts ``command`` to this room in ``delay`` seconds (a timer is a command);
+        ``name``: it replaces the timer of that name still set (``Timers.after``)."""
+        self.timers.after(delay, lambda: self.post(command), name)
 
     # -- writing -------------------------------------------------------------------------
 
@@ -351,13 +352,19 @@ class Room:
             if self.sockets.watcher_count():
                 await self.tell_watchers(encode(Presence(seat, now)))
 
-    def events_since(self, since: int | None) -> list[tuple[int, Raw]]:
+    async def events_since(self, since: int | None) -> list[tuple[int, Raw]]:
         """The events after ``since`` of the current match (or from the previous match's
-        end); none when ``since`` is unknown, too old or in the future."""
+        end); none when ``since`` is unknown, too old or in the future. From memory (the
+        last seqs, ``live.KEPT_SEQS``), else replayed from the stored move log."""
         state = self.state
         if since is None or since > state.seq or since < state.match_start_seq - 1:
             return []
-        return self.live.events_since(since)
+        kept = self.live.events_since(since)
+        if kept is not None:
+            return kept
+        records = await self.deps.storage.rooms.load_moves(self.id, state.match_start_seq)
+        events = await asyncio.to_thread(history.events_of, state, records)
+        return [(n, Raw(e)) for n, e in events if n > since]
 
 
 def _fail(future: asyncio.Future[Any] | None, exc: BaseException) -> None:

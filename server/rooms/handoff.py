@@ -45,7 +45,7 @@ def schedule(room: Room) -> None:
     it has been quiet."""
     if room.stopped or not room.deps.shared or listeners_elsewhere(room) is None:
         return
-    room.after(QUIET, HandoffCheck(room.timers.next_handoff()))
+    room.after(QUIET, HandoffCheck(room.timers.next_handoff()), "handoff")
 
 
 async def check(room: Room, generation: int) -> None:

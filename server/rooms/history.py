@@ -13,11 +13,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..ai.inference import Seen
 from ..engine import Match, Move, Step
 from ..protocol import dumps
 from ..store import MoveRecord, RoomState
 from .facts import rematch_event, step_events
-from .live import LiveMatch, ack_text
+from .live import HandPlays, LiveMatch, reads_plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,18 +53,51 @@ def restore(state: RoomState, records: list[MoveRecord]) -> LiveMatch:
     live = LiveMatch.new(Match.new(state.seed), state.seat_count)
     for rec in records:
         if rec.client_id is not None:
-            live.answers.remember(rec.seat, rec.client_id, ack_text(rec.client_id, rec.seq))
+            live.answers.remember(rec.seat, rec.client_id, rec.seq)
     current = [rec for rec in records if rec.seq > state.match_start_seq]
     if state.match_no > 1:
         live.rematched(state.match_start_seq, rematch_event(state.match_no))
     played = replay(
         state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
     )
+    keep = reads_plays(state)
     for rec, move in zip(current, played, strict=True):
         step_list = move.events()
         live.played(
             state.match_no, rec.seq, move.seat, move.move, move.before, step_list,
-            [dumps(e) for e in step_list],
+            [dumps(e) for e in step_list], keep,
         )  # fmt: skip
         live.match = move.after
     return live
+
+
+def events_of(state: RoomState, records: list[MoveRecord]) -> list[tuple[int, str]]:
+    """Every event of the current match of ``state`` as its stored move log makes it
+    (``records``: the moves after the match began), as text: a resume older than what
+    the live match keeps (``live.KEPT_SEQS``)."""
+    events = [(state.match_start_seq, rematch_event(state.match_no))]
+    if state.match_no <= 1:
+        events = []
+    current = [rec for rec in records if rec.seq > state.match_start_seq]
+    played = replay(
+        state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
+    )
+    for rec, move in zip(current, played, strict=True):
+        events.extend((rec.seq, dumps(e)) for e in move.events())
+    return events
+
+
+def hand_plays(state: RoomState, records: list[MoveRecord]) -> tuple[Seen, ...]:
+    """The plays of the current hand of ``state``'s match as its stored move log makes
+    them (``records``: the moves after the match began): for Difícil, in a room where
+    they were not all kept (``live.HandPlays.complete``)."""
+    plays = HandPlays()
+    match = Match.new(state.seed)
+    current = [rec for rec in records if rec.seq > state.match_start_seq]
+    played = replay(
+        state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
+    )
+    for move in played:
+        plays.add(state.match_no, move.before, move.seat, move.move, True)
+        match = move.after
+    return plays.of(state.match_no, match) or ()

@@ -4,16 +4,17 @@ decided off the room's loop by ``RoomDeps.choose``, played as a command of its o
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from ..engine import IllegalMove, Move
 from ..protocol import ProtocolError, dumps
 from ..store import MoveRecord
-from . import alerts, presence
+from . import alerts, history, presence
 from .actor import Room
 from .commands import ComputerDue, ComputerMove
 from .facts import step_events
-from .live import ack_text
+from .live import READS_PLAYS, reads_plays
 
 
 async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> str | None:
@@ -41,7 +42,7 @@ async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> s
         answer = exc.to_text()
         room.live.answers.remember(seat, move_id, answer)
         return answer
-    room.live.answers.remember(seat, move_id, ack_text(move_id, new_seq))
+    room.live.answers.remember(seat, move_id, new_seq)
     return None
 
 
@@ -55,7 +56,8 @@ async def apply(room: Room, seat: int, move: Move, move_id: str | None) -> int:
     # committed: now it happened
     events = step_events(step, seat, before, after, computer=move_id is None)
     texts = [dumps(e) for e in events]
-    room.live.played(room.state.match_no, seq, seat, move, before, events, texts)
+    keep = reads_plays(room.state)
+    room.live.played(room.state.match_no, seq, seat, move, before, events, texts, keep)
     await room.broadcast(seq, texts, seat, move_id)
     alerts.turn(room)
     return seq
@@ -85,9 +87,14 @@ def think(room: Room, seq: int) -> None:
         return
     position, seed = room.match.position, f"{room.state.seed}:{seq}"
     seen = room.live.plays.of(room.state.match_no, room.match)
+    state, storage = room.state, room.deps.storage
 
     async def decide() -> None:
-        move = await room.deps.choose(level, position, seed, seen)
+        plays = seen
+        if plays is None and level in READS_PLAYS:  # not all kept: a takeover mid-hand
+            records = await storage.rooms.load_moves(state.id, state.match_start_seq)
+            plays = await asyncio.to_thread(history.hand_plays, state, records)
+        move = await room.deps.choose(level, position, seed, plays or ())
         room.post(ComputerMove(seq, move))
 
     room.timers.think(decide())

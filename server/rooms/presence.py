@@ -43,7 +43,9 @@ async def attach(room: Room, seat: int, conn: str, since: int | None) -> bool:
     room.sockets.attach(seat, conn)
     room.timers.next_idle()
     view = views.seat_view(room.moment(), seat)
-    await room.send(seat, Welcome(room.id, seat, room.state.seq, view, room.events_since(since)))
+    await room.send(
+        seat, Welcome(room.id, seat, room.state.seq, view, await room.events_since(since))
+    )
     await room.tell_presence()
     if in_takeover:  # the takeover ended: the other seats' views change (a state)
         moment = room.moment()
@@ -92,7 +94,7 @@ def schedule_stall(room: Room, computer_due: bool) -> None:
         or not room.timers.watch_stall(state.seq)
     ):
         return
-    room.after(room.deps.settings.stall_seconds, StallCheck(state.seq))
+    room.after(room.deps.settings.stall_seconds, StallCheck(state.seq), "stall")
 
 
 async def stall_check(room: Room, seq: int, computer_due: bool) -> None:
@@ -115,7 +117,7 @@ def idle_later(room: Room) -> None:
     closed (the room is all in storage; the next visitor loads it again)."""
     if room.listened():
         return
-    room.after(room.deps.settings.room_idle, IdleCheck(room.timers.next_idle()))
+    room.after(room.deps.settings.room_idle, IdleCheck(room.timers.next_idle()), "idle")
 
 
 async def idle_check(room: Room, generation: int) -> None:

@@ -14,26 +14,40 @@ from typing import Any
 
 
 class Timers:
-    __slots__ = ("_handles", "_thinking", "computer_due", "handoff", "idle", "stall_due")
+    __slots__ = ("_handles", "_named", "_thinking", "computer_due", "handoff", "idle", "stall_due")
 
     def __init__(self) -> None:
         self._handles: set[asyncio.TimerHandle] = set()
+        # the timers of which one at a time is enough (a newer one replaces the older: a
+        # stall check per turn would otherwise keep a turn's timer per move for minutes)
+        self._named: dict[str, asyncio.TimerHandle] = {}
         self._thinking: asyncio.Task[None] | None = None
         self.computer_due: int | None = None  # the seq the computer's next move is due for
         self.stall_due: int | None = None  # the seq whose turn a stall check watches
         self.idle = 0  # the idle check's generation
         self.handoff = 0  # the hand-off check's generation
 
-    def after(self, delay: float, fire: Callable[[], None]) -> None:
-        """Calls ``fire`` in ``delay`` seconds, unless cancelled first."""
+    def after(self, delay: float, fire: Callable[[], None], name: str | None = None) -> None:
+        """Calls ``fire`` in ``delay`` seconds, unless cancelled first; ``name``: the timer
+        replaces the one of that name still set (cancelled: it would have found its turn or
+        generation gone and done nothing)."""
         loop = asyncio.get_running_loop()
+        if name is not None:
+            older = self._named.pop(name, None)
+            if older is not None:
+                older.cancel()
+                self._handles.discard(older)
 
         def run() -> None:
             self._handles.discard(handle)
+            if name is not None and self._named.get(name) is handle:
+                del self._named[name]
             fire()
 
         handle = loop.call_later(delay, run)
         self._handles.add(handle)
+        if name is not None:
+            self._named[name] = handle
 
     def due(self, seq: int) -> bool:
         """Marks the computer as due for the turn that began at ``seq``: True if it was not
@@ -75,5 +89,6 @@ class Timers:
         for handle in self._handles:
             handle.cancel()
         self._handles.clear()
+        self._named.clear()
         if self._thinking is not None:
             self._thinking.cancel()

@@ -32,7 +32,7 @@ async def watch(room: Room, conn: str, since: int | None) -> bool:
         sockets.watch(conn)
     room.timers.next_idle()
     view = views.watcher_view(room.moment())
-    welcome = Watching(room.id, room.state.seq, view, room.events_since(since))
+    welcome = Watching(room.id, room.state.seq, view, await room.events_since(since))
     await room.deps.hub.publish(room.id, WATCHERS, conn, encode(welcome))
     changed(room)
     return True

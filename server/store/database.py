@@ -224,6 +224,7 @@ class Database:
         # the lease's own connections (renewals, claims, releases): never behind the pool's
         # queue or the writer's
         self.lease_engine = make_engine(url, sqlite_synchronous, tuning, pool=2, autocommit=True)
+        self._made_with = (url, sqlite_synchronous, tuning)
         self._sync: Engine | None = None
         self._thread: ThreadPoolExecutor | None = None
         self._sync_conn: Connection | None = None
@@ -245,6 +246,12 @@ class Database:
     def batch(self, kind: type[Any], runner: BatchRunner) -> None:
         """Jobs that are instances of ``kind`` are run together by ``runner``."""
         self._batched[kind] = runner
+
+    def another_lease_engine(self) -> AsyncEngine:
+        """One connection of its own for the lease's renewals, used on another event loop
+        (the lease's thread, server/cluster/lease.py): disposed by its user."""
+        url, synchronous, tuning = self._made_with
+        return make_engine(url, synchronous, tuning, pool=1, autocommit=True)
 
     async def close(self) -> None:
         """Lets the writer commit everything queued (the batch in flight too), then closes."""

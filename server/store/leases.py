@@ -29,6 +29,7 @@ from sqlalchemy import (
     union_all,
     update,
 )  # fmt: skip
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.sql.elements import ColumnElement
 
 from .database import Database, storable
@@ -54,15 +55,26 @@ class Renewal:
 
 
 class LeaseStore:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, engine: AsyncEngine | None = None) -> None:
         self.db = db
+        self.engine = engine or db.lease_engine
+        self._own = engine is not None
         self.now = db_now(db.dialect)
+
+    def apart(self) -> LeaseStore:
+        """The same statements on a connection of their own, for another event loop (the
+        lease's renewals in a thread of their own): ``close`` it on that loop."""
+        return LeaseStore(self.db, self.db.another_lease_engine())
+
+    async def close(self) -> None:
+        if self._own:
+            await self.engine.dispose()
 
     async def join(self, node: str, lease_seconds: float, started_at: float) -> float:
         """Starts a term of ``node``'s lease, whatever the last one was (at start, and after
         a lapse: the process holds no room then). Returns the database's time."""
         until = self.now + lease_seconds
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             renewed = await conn.execute(
                 update(nodes).where(nodes.c.id == node).values(lease_until=until)
                 .returning(self.now)
@@ -80,7 +92,7 @@ class LeaseStore:
         """Extends ``node``'s lease by ``lease_seconds`` from now, only if it has not lapsed
         (None when it has: another process may hold its rooms by now). Two statements, each
         its own transaction: the lease is renewed even when the reading after it fails."""
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             renewed = await conn.execute(
                 update(nodes)
                 .where(nodes.c.id == node, nodes.c.lease_until >= self.now)
@@ -114,7 +126,7 @@ class LeaseStore:
         claim = update(rooms).where(rooms.c.id == room_id)
         if not force:
             claim = claim.where(or_(rooms.c.owner.is_(None), ~held_elsewhere))
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             done = await conn.execute(
                 claim.values(owner=node, epoch=rooms.c.epoch + 1).returning(rooms.c.epoch)
             )
@@ -126,7 +138,7 @@ class LeaseStore:
         room)."""
         if not storable(room_id):
             return None
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             row = (
                 await conn.execute(
                     select(rooms.c.owner, nodes.c.lease_until, self.now.label("now"))
@@ -139,7 +151,7 @@ class LeaseStore:
         return Owner(row.owner, row.lease_until or 0.0, float(row.now))
 
     async def live(self) -> frozenset[str]:
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             live = select(nodes.c.id).where(nodes.c.lease_until >= self.now)
             rows = (await conn.execute(live)).all()
         return frozenset(row.id for row in rows)
@@ -147,7 +159,7 @@ class LeaseStore:
     async def release(self, room_id: str, node: str, epoch: int) -> None:
         """The room is nobody's (if ``node`` still holds it at ``epoch``): the next visitor
         on any process claims it at once."""
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             await conn.execute(
                 update(rooms)
                 .where(rooms.c.id == room_id, rooms.c.owner == node, rooms.c.epoch == epoch)
@@ -159,13 +171,13 @@ class LeaseStore:
         no copy of it: none of its copies can write)."""
         if not storable(room_id):
             return
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             await conn.execute(
                 update(rooms).where(rooms.c.id == room_id, rooms.c.owner == node).values(owner=None)
             )
 
     async def release_node(self, node: str) -> None:
         """A clean stop: all of ``node``'s rooms are nobody's, its lease is gone."""
-        async with self.db.lease_engine.connect() as conn:
+        async with self.engine.connect() as conn:
             await conn.execute(update(rooms).where(rooms.c.owner == node).values(owner=None))
             await conn.execute(delete(nodes).where(nodes.c.id == node))

@@ -68,7 +68,13 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         # told of the registry and the router once they are made)
         events = RoomsOnCluster()
         clock = DbClock()  # the database's time, read at each renewal of the lease
-        lease = Lease(storage.leases, node, settings.lease_seconds, events=events, clock=clock)
+        # no other process can take a room (one SQLite file, locked above; or one process
+        # without Redis, whose claims are forced): a slow process keeps its rooms
+        exclusive = storage.db.dialect == "sqlite" or not settings.redis_url
+        lease = Lease(
+            storage.leases, node, settings.lease_seconds, events=events, clock=clock,
+            exclusive=exclusive,
+        )  # fmt: skip
         # one process: every room is ours. Several (REDIS_URL): rooms are shared by leases,
         # and frames and room commands travel between the processes over Redis
         redis_hub = (

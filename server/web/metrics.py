@@ -25,6 +25,7 @@ from starlette.responses import Response
 
 from ..cluster import LocalHub, RedisHub
 from ..protocol import MESSAGES_ES
+from ..rooms.memory import sizes as room_sizes
 from ..rooms.stops import REASONS
 from ..store.database import SECONDS_BUCKETS, SIZE_BUCKETS, BatchStats
 from .pages import spanish_page
@@ -75,6 +76,16 @@ class ProcessMetrics(Collector):
             stops.add_metric([reason.name], counts.stops.get(reason.name, 0))
         yield stops
         yield GaugeMetricFamily("casino_rooms_held", "Rooms held here", len(s.registry.rooms))
+        if s.settings.metrics_room_parts:
+            parts = GaugeMetricFamily(
+                "casino_room_part_bytes",
+                "Bytes the live rooms hold, by part (server/rooms/memory.py)",
+                labels=["part"],
+            )
+            for part, size in room_sizes(list(s.registry.rooms.values())).items():
+                if part != "rooms":
+                    parts.add_metric([part], size)
+            yield parts
         yield GaugeMetricFamily("casino_sockets", "Sockets held here", len(local))
         yield GaugeMetricFamily(
             "casino_lease_held", "1 while this process holds its lease", int(s.lease.held)
