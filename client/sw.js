@@ -79,7 +79,6 @@ const KIT = [
   "/static/js/engine/pyrepr.js",
   "/static/js/engine/refusals.js",
   "/static/js/engine/scoring.js",
-  "/static/js/engine/seats.js",
   "/static/js/engine/sha256.js",
   "/static/js/engine/view.js",
   "/static/js/engine/facts.js",

@@ -86,7 +86,7 @@ class ServerProc:
                 stderr=log,
                 preexec_fn=None if self.soft_files is None else self._lower_file_limit,
             )
-        deadline = time.monotonic() + 60  # a busy machine starts Python slowly
+        deadline = time.monotonic() + 150  # a busy machine starts Python (and migrates) slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 self.proc = None
