@@ -114,9 +114,11 @@ class LiveMatch:
 
     def rematched(self, start: int, event: str) -> None:
         """A new match began at ``start`` with the event ``event`` (the room's write has
-        made it the match)."""
+        made it the match): the last match's plays go with it, as a copy rebuilt from
+        storage has none."""
         self.events = [(start, event)]
         self.last_move = None
+        self.plays = HandPlays()
 
     def events_since(self, since: int) -> list[tuple[int, Raw]]:
         return [(n, Raw(e)) for n, e in self.events if n > since]
