@@ -205,7 +205,7 @@ def two_seat_sites() -> list[str]:
 def test_a_templates_code_is_read_and_its_text_is_not() -> None:
     code = js_code("const a = `x ${s[1 - w]} ${`in ${1 - me}`} y`; // 1 - seat\nf('1 - t');")
     assert two_seat_matches(code) == ["1 - w", "1 - me"]
-    assert two_seat_matches(js_code("`1 - seat` + \"1 - seat\" /* [0, 1] */")) == []
+    assert two_seat_matches(js_code('`1 - seat` + "1 - seat" /* [0, 1] */')) == []
 
 
 def test_the_pattern_finds_two_seat_arithmetic_and_nothing_else() -> None:
