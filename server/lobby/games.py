@@ -8,31 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
-import hmac
 import time
 from typing import Any
 
-from ..protocol import MAX_TOKEN, ApiError, is_plain
+from ..protocol import ApiError, is_plain
+from ..protocol.bodies import GamesBody, ReplayLinkBody
 from ..rooms import RoomRegistry
 from ..rooms.views import my_game
 from ..store import SeatListing, Storage
-from .lobby import hash_secret
 from .replays import NotFinished, build_replay
+from .tokens import hash_secret, keyed, seat_of
 
-MAX_GAMES = 30  # seat tokens in one list request
 REPLAY_CODE_LEN = 22  # url-safe characters: 132 bits
-MAX_MATCH = 2**31 - 1
-
-
-def seat_tokens(raw: object) -> list[str]:
-    if not isinstance(raw, list) or not all(
-        isinstance(t, str) and 0 < len(t) <= MAX_TOKEN and is_plain(t) for t in raw
-    ):
-        raise ApiError("bad_tokens")
-    if len(raw) > MAX_GAMES:
-        raise ApiError("bad_tokens", f"Son demasiadas partidas: a lo sumo {MAX_GAMES} a la vez.")
-    return [str(t) for t in raw]
 
 
 class Games:
@@ -40,11 +27,10 @@ class Games:
         self.storage = storage
         self.registry = registry  # rebuilds a copy of a room listed before its listing
 
-    async def list(self, raw_tokens: object) -> dict[str, Any]:
+    async def list(self, body: GamesBody) -> dict[str, Any]:
         """One entry per token, in order: the seat's game, or None (unknown or no longer
         valid: the device may forget it)."""
-        tokens = seat_tokens(raw_tokens)
-        hashes = [hash_secret(t) for t in tokens]
+        hashes = [hash_secret(t) for t in body.tokens]
         found = {g.token_hash: g for g in await self.storage.listings.seats(sorted(set(hashes)))}
         now = time.time()
         pushed = await self.storage.push.subscribed(sorted(found))  # Web Push (issue 29)
@@ -72,28 +58,18 @@ class Games:
     async def _code(self, room_id: str, match_no: int) -> str:
         """The match's replay code: derived with the server's key, so asking twice (or
         two seats at once) gives the same one; the room id is never in a link."""
-        digest = hmac.new(
-            await self.storage.codes.token_key(),
-            f"replay:{room_id}:{match_no}".encode(),
-            hashlib.sha256,
-        ).digest()
+        digest = await keyed(self.storage, "replay", room_id, str(match_no))
         return base64.urlsafe_b64encode(digest).decode()[:REPLAY_CODE_LEN]
 
-    async def replay_link(self, token: object, match: object) -> dict[str, Any]:
-        if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN or not is_plain(token):
-            raise ApiError("bad_token")
-        if not isinstance(match, int) or isinstance(match, bool) or not 0 < match <= MAX_MATCH:
-            raise ApiError("bad_match")
-        found = await self.storage.seats.room_of(hash_secret(token))
-        if found is None:
-            raise ApiError("bad_token")
-        stored = await self.storage.listings.match(found[0], match)
+    async def replay_link(self, body: ReplayLinkBody) -> dict[str, Any]:
+        found, match = await seat_of(self.storage, body.token), body.match
+        stored = await self.storage.listings.match(found.room_id, match)
         if stored is None:
             raise ApiError("bad_match")
         if not stored.finished:
             raise ApiError("not_finished")
         code = await self.storage.codes.add_replay(
-            await self._code(found[0], match), found[0], match
+            await self._code(found.room_id, match), found.room_id, match
         )
         return {"code": code, "url": f"/p/{code}", "match": match}
 

@@ -10,21 +10,20 @@ same key gets the same token, and an answer lost with a killed server costs noth
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import secrets
 import time
 from collections.abc import Callable
 from typing import Any
 
-from .. import ai
 from ..config import Settings
-from ..protocol import MAX_TOKEN, MAX_WATCH_CODE, ApiError, is_plain, normalize_watch_code
+from ..protocol import MAX_WATCH_CODE, ApiError, is_plain, normalize_watch_code
+from ..protocol.bodies import MAX_INVITE, JoinBody, NewRoomBody, RejoinBody, plain_text
+from ..protocol.names import default_name
 from ..rooms import Router
 from ..rooms.commands import Join, MoveSeat
 from ..rooms.views import COMPUTER_NAME
 from ..store import CREATOR, RejoinError, RoomState, SeatState, Storage
-from .names import DEFAULT_NAMES, clean_name
+from .tokens import hash_secret, keyed, new_token, seat_of
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L
 INVITE_LEN = 8
@@ -32,22 +31,6 @@ SHORT_CODE_LEN = 9  # 31**9, about 44.6 bits; 8 would read as an invite in the c
 # the watch link's code: 31**12, about 59 bits, so it is not guessed even without a failure
 # budget (a watcher sees no hand, but a family's game is theirs to share)
 WATCH_LEN = 12
-MIN_KEY, MAX_KEY = 16, 64
-
-
-def new_token() -> str:
-    """A seat token: 256 bits from ``secrets``. Only its hash is stored; never logged."""
-    return secrets.token_urlsafe(32)
-
-
-def hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-async def keyed(storage: Storage, text: str) -> bytes:
-    """HMAC-SHA-256 of ``text`` with the server's token key: the same text, the same digest
-    (a retried join gets the same token, a match the same replay code)."""
-    return hmac.new(await storage.codes.token_key(), text.encode(), hashlib.sha256).digest()
 
 
 def new_code(length: int) -> str:
@@ -56,21 +39,6 @@ def new_code(length: int) -> str:
 
 def normalize_code(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch not in " -_\t")
-
-
-def retry_key(raw: object) -> str | None:
-    """The client's retry key (optional): 16–64 printable ASCII characters."""
-    if raw is None:
-        return None
-    if not isinstance(raw, str) or not MIN_KEY <= len(raw) <= MAX_KEY or not is_plain(raw):
-        raise ApiError("bad_key")
-    return raw
-
-
-def plain_text(raw: object, max_len: int, code: str) -> str:
-    if not isinstance(raw, str) or not 0 < len(raw) <= max_len or not is_plain(raw.strip()):
-        raise ApiError(code)
-    return raw.strip()
 
 
 class Lobby:
@@ -94,31 +62,20 @@ class Lobby:
         the same key gets the same token)."""
         if key is None:
             return new_token()
-        digest = hmac.new(
-            await self.storage.codes.token_key(),
-            f"{purpose}:{ident}:{key}".encode(),
-            hashlib.sha256,
-        ).digest()
+        digest = await keyed(self.storage, purpose, ident, key)
         return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
-    async def create(
-        self, mode: object, level: object, name: object, turns: object = False
-    ) -> dict[str, Any]:
-        if mode not in ("computer", "friend"):
-            raise ApiError("bad_mode")
-        if not isinstance(turns, bool) or (turns and mode != "friend"):
-            raise ApiError("bad_turns")
-        if mode == "computer" and (not isinstance(level, str) or level not in ai.LEVELS):
-            raise ApiError("bad_level")
-        name0 = clean_name(name, 0)
+    async def create(self, body: NewRoomBody) -> dict[str, Any]:
+        """A new room (``body`` checked at the edge, ``protocol.bodies``)."""
         token = new_token()
         room_id = secrets.token_urlsafe(9)
-        invite = new_code(INVITE_LEN) if mode == "friend" else None
-        computer = mode == "computer"
+        computer = body.mode == "computer"
+        invite = None if computer else new_code(INVITE_LEN)
+        turns = body.turns
         state = RoomState(
             id=room_id,
-            mode="computer" if computer else "friend",
-            level=str(level) if computer else None,
+            mode=body.mode,
+            level=body.level,
             seed=secrets.token_hex(16),
             match_no=1,
             match_start_seq=0,
@@ -126,7 +83,7 @@ class Lobby:
             version=0,
             invite=invite,
             seats=(
-                SeatState("arriving", self.clock(), name=name0),
+                SeatState("arriving", self.clock(), name=body.name or default_name(CREATOR)),
                 SeatState(name=COMPUTER_NAME if computer else None),
             ),
             turns=turns,
@@ -146,16 +103,18 @@ class Lobby:
             answer.update(invite=invite, invite_url=f"/j/{invite}")
         return answer
 
-    async def join(self, invite: object, name: object, key: object) -> dict[str, Any]:
-        invite_code = normalize_code(plain_text(invite, 32, "invite_unknown"))
-        name1 = clean_name(name, 1)
-        client_key = retry_key(key)
+    async def join(self, body: JoinBody) -> dict[str, Any]:
+        invite_code = normalize_code(body.invite)
+        client_key = body.key
         room_id = await self.storage.codes.room_for_invite(invite_code)
         if room_id is None:
             raise ApiError("invite_unknown")
         token = await self._token("join", room_id, client_key)
         key_hash = hash_secret(client_key) if client_key is not None else None
-        seat = await self.router.call(room_id, Join(name1, hash_secret(token), key_hash))
+        # a friend who gave no name is named after the seat a friend's room of two leaves
+        # free (the room picks the seat: a table of four will name the one it gives)
+        name = body.name or default_name(1)
+        seat = await self.router.call(room_id, Join(name, hash_secret(token), key_hash))
         if isinstance(seat, bool):  # a room on a process of the release before: its friend seat
             seat = 1 if seat else -1
         if seat is None:
@@ -169,7 +128,7 @@ class Lobby:
         characters of ``CODE_ALPHABET``, any case, spaces and dashes ignored); else None
         (a rejoin code, or nothing of ours). The rule of the codes, kept here, not in a
         client."""
-        if not isinstance(typed, str) or len(typed) > 32:
+        if not isinstance(typed, str) or len(typed) > MAX_INVITE:
             return None
         code = normalize_code(typed)
         if len(code) == INVITE_LEN and all(ch in CODE_ALPHABET for ch in code):
@@ -193,14 +152,14 @@ class Lobby:
         """Who invites: the host's name as the server stored it (checked by the name rules),
         so an invitation link cannot make up its sender; None for the default name of a
         host who gave none ("Jugador 1" says nothing of them)."""
-        invite_code = normalize_code(plain_text(invite, 32, "invite_unknown"))
+        invite_code = normalize_code(plain_text(invite, MAX_INVITE, "invite_unknown"))
         room_id = await self.storage.codes.room_for_invite(invite_code)
         state = await self.storage.rooms.load(room_id) if room_id is not None else None
         if state is None:
             raise ApiError("invite_unknown")
         host = state.names[CREATOR]
         return {
-            "host": None if host == DEFAULT_NAMES[CREATOR] else host,
+            "host": None if host == default_name(CREATOR) else host,
             "open": any(name is None for name in state.names),
             "turns": state.turns,
             "room": room_id,  # a device holding a seat there goes to its table instead
@@ -214,28 +173,21 @@ class Lobby:
             raise ApiError("room_unknown")
         return found
 
-    async def make_rejoin_code(self, token: object) -> dict[str, Any]:
-        if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN or not is_plain(token):
-            raise ApiError("bad_token")
-        found = await self.storage.seats.room_of(hash_secret(token))
-        if found is None:
-            raise ApiError("bad_token")
+    async def make_rejoin_code(self, token: str) -> dict[str, Any]:
+        found = await seat_of(self.storage, token)
         ttl = self.settings.rejoin_ttl
         for _ in range(5):
             short = new_code(SHORT_CODE_LEN)
             long = secrets.token_urlsafe(24)
             if await self.storage.codes.add_rejoin(
-                found[0], found[1], hash_secret(short), hash_secret(long), self.clock() + ttl
+                found.room_id, found.seat, hash_secret(short), hash_secret(long), self.clock() + ttl
             ):
                 return {"code": short, "url": f"/r/{long}", "expires_in": ttl}
         raise ApiError("server_error")  # pragma: no cover - five collisions in a row
 
-    async def rejoin(self, code: object, key: object) -> dict[str, Any]:
-        text = plain_text(
-            code.replace(" ", "") if isinstance(code, str) else code, 64, "code_unknown"
-        )
+    async def rejoin(self, body: RejoinBody) -> dict[str, Any]:
+        text, client_key = body.code, body.key
         candidate = normalize_code(text) if len(text) <= 12 else text
-        client_key = retry_key(key)
         code_hash = hash_secret(candidate)
         found = await self.storage.codes.find_rejoin(code_hash)
         if found is None:

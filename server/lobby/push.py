@@ -10,29 +10,20 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from ..protocol import MAX_TOKEN, ApiError, is_plain
+from ..protocol import ApiError
+from ..protocol.bodies import PushBody, SubscriptionBody
 from ..push import endpoint_allowed, language
 from ..push.keys import b64url_decode
 from ..store import Storage, Subscription
-from .lobby import hash_secret
+from .tokens import seat_of
 
 UNKNOWN_SERVICE = "Ese servicio de avisos no lo conocemos: prueba con otro navegador."
 
 
-def subscription_of(raw: object, services: tuple[str, ...]) -> Subscription:
-    """The browser's ``PushSubscription`` as JSON (``endpoint``, ``keys.p256dh``,
-    ``keys.auth``), checked: an endpoint of a known push service, a P-256 public key and a
-    16-byte secret."""
-    if not isinstance(raw, dict):
-        raise ApiError("bad_subscription")
-    endpoint, keys = raw.get("endpoint"), raw.get("keys")
-    if not isinstance(endpoint, str) or not isinstance(keys, dict):
-        raise ApiError("bad_subscription")
-    p256dh, auth = keys.get("p256dh"), keys.get("auth")
-    if not isinstance(p256dh, str) or not isinstance(auth, str):
-        raise ApiError("bad_subscription")
-    if len(p256dh) > 100 or len(auth) > 32 or not (is_plain(p256dh) and is_plain(auth)):
-        raise ApiError("bad_subscription")
+def subscription_of(raw: SubscriptionBody, services: tuple[str, ...]) -> Subscription:
+    """The browser's ``PushSubscription`` (its shape checked at the edge), checked: an
+    endpoint of a known push service, a P-256 public key and a 16-byte secret."""
+    endpoint, p256dh, auth = raw.endpoint, raw.p256dh, raw.auth
     try:
         point, secret = b64url_decode(p256dh), b64url_decode(auth)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
@@ -57,26 +48,22 @@ class Pushes:
     def key(self) -> dict[str, Any]:
         return {"key": self.public_key}
 
-    async def subscribe(self, token: object, raw: object, lang: object) -> dict[str, Any]:
-        """Keeps ``raw`` as the seat's subscription on this browser (replacing any other),
-        or, ``raw`` None, drops the seat's."""
-        if not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN or not is_plain(token):
-            raise ApiError("bad_token")
-        token_hash = hash_secret(token)
-        found = await self.storage.seats.room_of(token_hash)
-        if found is None:
-            raise ApiError("bad_token")
-        if raw is None:
+    async def subscribe(self, body: PushBody) -> dict[str, Any]:
+        """Keeps ``body.subscription`` as the seat's on this browser (replacing any other),
+        or, None, drops the seat's."""
+        found = await seat_of(self.storage, body.token)
+        token_hash = found.token_hash
+        if body.subscription is None:
             await self.storage.push.unsubscribe(token_hash)
             return {"push": False}
-        sub = subscription_of(raw, self.services)
-        room = await self.storage.rooms.load(found[0])
+        sub = subscription_of(body.subscription, self.services)
+        room = await self.storage.rooms.load(found.room_id)
         if room is None:
             raise ApiError("bad_token")
         if room.mode != "friend":
             raise ApiError("push_not_friend")
         done = await self.storage.push.subscribe(
-            token_hash, found[0], found[1], sub, language(lang), time.time()
+            token_hash, found.room_id, found.seat, sub, language(body.lang), time.time()
         )
         if not done:
             raise ApiError("bad_token")

@@ -5,7 +5,7 @@ Unicode) before it reaches a room or the database."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 import orjson
 
@@ -40,6 +40,12 @@ MAX_SEQ = 2**53  # exclusive: what a JavaScript number holds exactly
 def is_plain(value: str) -> bool:
     """Printable ASCII without spaces: what tokens, codes, keys and move ids are made of."""
     return value.isascii() and value.isprintable() and " " not in value
+
+
+def is_token(raw: object) -> TypeGuard[str]:
+    """A seat token's shape, wherever one comes in (a ``hello``, an HTTP body): 1..MAX_TOKEN
+    characters of printable ASCII."""
+    return isinstance(raw, str) and 0 < len(raw) <= MAX_TOKEN and is_plain(raw)
 
 
 def plain_field(data: dict[str, Any], name: str, max_len: int) -> str:
@@ -135,7 +141,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
         raise ProtocolError("bad_json")
     kind = data.get("type")
     if kind == "hello":
-        token = plain_field(data, "token", MAX_TOKEN)
+        token = data.get("token")
+        if not is_token(token):
+            raise _missing("token")
         return Hello(token, None if data.get("since") is None else _int_field(data, "since"))
     if kind == "move":
         move_id = plain_field(data, "id", MAX_ID)

@@ -63,7 +63,7 @@ class Rematch:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """The friend sits in seat 1 (``key_hash``: the retry key of the join request)."""
+    """The friend sits in the first free seat (``key_hash``: the join request's retry key)."""
 
     name: str
     token_hash: str

@@ -152,10 +152,12 @@ class LiveMatch:
 
     def rematched(self, start: int, event: str) -> None:
         """A new match began at ``start`` with the event ``event`` (the room's write has
-        made it the match)."""
+        made it the match): the last match's plays go with it, as a copy rebuilt from
+        storage has none."""
         self.events = [(start, event)]
         self.events_from = start - 1
         self.last_move = None
+        self.plays = HandPlays()
 
     def events_since(self, since: int) -> list[tuple[int, Raw]] | None:
         """The events after ``since`` (None: not all of them are in memory)."""

@@ -1,4 +1,5 @@
-"""The HTTP API (docs/protocol.md): each handler reads its request, calls its use case
+"""The HTTP API (docs/protocol.md): each handler reads its request, its body into a frozen
+value (``protocol.bodies``, as the websocket's messages are read), calls its use case
 (server/lobby/) and says how HTTP puts the answer; errors carry a code and a Spanish
 message, with the status chosen from the code (``STATUS``), never a stack trace."""
 
@@ -16,6 +17,15 @@ from ..edge.limits import client_key
 from ..edge.security import origin_allowed
 from ..edge.shared_limits import Budget, RateLimit
 from ..protocol import ApiError, ProtocolError, loads
+from ..protocol.bodies import (
+    GamesBody,
+    JoinBody,
+    NewRoomBody,
+    PushBody,
+    RejoinBody,
+    ReplayLinkBody,
+    TokenBody,
+)
 from .qr import shareable_path
 from .services import limits_of, services_of, settings_of
 
@@ -157,11 +167,8 @@ def api(handler: Handler) -> Handler:
 @api
 async def create_room(request: Request) -> Response:
     await limited(request, "rooms")
-    data = await read_json(request)
-    answer = await services_of(request).lobby.create(
-        data.get("mode"), data.get("level"), data.get("name"), data.get("turns", False)
-    )
-    return JSONResponse(answer, status_code=201)
+    body = NewRoomBody.parse(await read_json(request))
+    return JSONResponse(await services_of(request).lobby.create(body), status_code=201)
 
 
 @api
@@ -188,10 +195,8 @@ async def join_room(request: Request) -> Response:
     await limited(request, "join")
     data = await read_json(request)
     miss = await invite_gate(request)
-    try:
-        answer = await services_of(request).lobby.join(
-            data.get("invite"), data.get("name"), data.get("key")
-        )
+    try:  # a malformed invite is a miss too
+        answer = await services_of(request).lobby.join(JoinBody.parse(data))
     except ApiError as exc:
         if exc.code == "invite_unknown":
             await miss()
@@ -208,16 +213,15 @@ async def room_summary(request: Request) -> Response:
 async def my_games(request: Request) -> Response:
     """POST: seat tokens are secrets, so they travel in the body, never in a URL."""
     await limited(request, "games")
-    data = await read_json(request)
-    return JSONResponse(await services_of(request).games.list(data.get("tokens")))
+    body = GamesBody.parse(await read_json(request))
+    return JSONResponse(await services_of(request).games.list(body))
 
 
 @api
 async def make_replay_link(request: Request) -> Response:
     await limited(request, "replays")
-    data = await read_json(request)
-    answer = await services_of(request).games.replay_link(data.get("token"), data.get("match"))
-    return JSONResponse(answer, status_code=201)
+    body = ReplayLinkBody.parse(await read_json(request))
+    return JSONResponse(await services_of(request).games.replay_link(body), status_code=201)
 
 
 @api
@@ -231,17 +235,18 @@ async def replay(request: Request) -> Response:
 @api
 async def create_rejoin_code(request: Request) -> Response:
     await limited(request, "join")
-    data = await read_json(request)
-    answer = await services_of(request).lobby.make_rejoin_code(data.get("token"))
+    body = TokenBody.parse(await read_json(request))
+    answer = await services_of(request).lobby.make_rejoin_code(body.token)
     return JSONResponse(answer, status_code=201)
 
 
-async def rejoin_by_code(request: Request, code: object, key: object) -> dict[str, Any]:
+async def rejoin_by_code(request: Request, data: dict[str, Any]) -> dict[str, Any]:
     # only short codes can be guessed: the long one (192 bits) has no server-wide budget
+    code = data.get("code")
     short = isinstance(code, str) and len(code.strip()) <= SHORT_CODE_MAX
     budget = await budget_of(request, "rejoin_failures") if short else None
-    try:
-        return await services_of(request).lobby.rejoin(code, key)
+    try:  # a malformed short code costs the budget too
+        return await services_of(request).lobby.rejoin(RejoinBody.parse(data))
     except ApiError as exc:
         if budget is not None and exc.code == "code_unknown":
             await budget.charge()
@@ -251,8 +256,7 @@ async def rejoin_by_code(request: Request, code: object, key: object) -> dict[st
 @api
 async def use_rejoin_code(request: Request) -> Response:
     await limited(request, "join")
-    data = await read_json(request)
-    return JSONResponse(await rejoin_by_code(request, data.get("code"), data.get("key")))
+    return JSONResponse(await rejoin_by_code(request, await read_json(request)))
 
 
 @api
@@ -262,10 +266,10 @@ async def use_code(request: Request) -> Response:
     to this device as ``/api/rejoin`` does. Each kind counts in its own budget."""
     await limited(request, "join")
     data = await read_json(request)
-    code, lobby = data.get("code"), services_of(request).lobby
-    invite = lobby.invite_of(code)
+    lobby = services_of(request).lobby
+    invite = lobby.invite_of(data.get("code"))
     if invite is None:
-        answer = await rejoin_by_code(request, code, data.get("key"))
+        answer = await rejoin_by_code(request, data)
         return JSONResponse({"kind": "seat", **answer})
     miss = await invite_gate(request)
     try:
@@ -305,8 +309,5 @@ async def push_subscription(request: Request) -> Response:
     """A seat's Web Push subscription kept (``subscription``: the browser's) or dropped
     (``null``); safe to retry."""
     await limited(request, "games")
-    data = await read_json(request)
-    answer = await services_of(request).pushes.subscribe(
-        data.get("token"), data.get("subscription"), data.get("lang")
-    )
-    return JSONResponse(answer)
+    body = PushBody.parse(await read_json(request))
+    return JSONResponse(await services_of(request).pushes.subscribe(body))

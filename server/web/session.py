@@ -18,7 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..cluster import WATCHERS, Hub, is_outage, new_conn_id
 from ..edge.limits import TokenBucket
 from ..edge.security import origin_allowed
-from ..lobby.lobby import hash_secret
+from ..lobby.tokens import find_seat
 from ..protocol import (
     CLOSE_NORMAL,
     CLOSE_POLICY,
@@ -194,11 +194,11 @@ async def hello(
         command: cmd.Command = cmd.Watch(sock.id, message.since)
         unknown = "watch_unknown"
     elif isinstance(message, Hello):
-        found = await storage.seats.room_of(hash_secret(message.token))
+        found = await find_seat(storage, message.token)
         if found is None:
             raise ProtocolError("bad_token")
-        listener = AtSeat(*found)
-        command = cmd.Attach(found[1], sock.id, message.since)
+        listener = AtSeat(found.room_id, found.seat)
+        command = cmd.Attach(found.seat, sock.id, message.since)
         unknown = "bad_token"
     else:
         raise ProtocolError("hello_first")

@@ -14,7 +14,7 @@ from server.ai.pool import AiPool
 from server.cluster import LocalHub
 from server.config import Settings
 from server.engine import Match, legal_moves
-from server.lobby.lobby import hash_secret
+from server.lobby.tokens import hash_secret
 from server.rooms import RoomRegistry
 from server.rooms.commands import Join, Submit
 from server.store import Storage

@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.lobby.lobby import hash_secret
+from server.lobby.tokens import hash_secret
 from server.store import RoomState, SeatState, Storage, Subscription
 from server.store.migrate import upgrade
 from tests.support.dbkit import Database

@@ -24,6 +24,7 @@ from server.config import Settings
 from server.engine import Move
 from server.lobby.lobby import Lobby
 from server.protocol import ProtocolError
+from server.protocol.bodies import JoinBody, NewRoomBody, RejoinBody
 from server.rooms import Room, RoomRegistry, Router, views
 from server.rooms.commands import Attach, Detach, Rematch, Snapshot, Submit, Takeover
 from server.rooms.play import computer_level
@@ -159,7 +160,7 @@ async def act(world: World, action: tuple[str, int, int]) -> World:
         await call(world.room_id, Rematch(seat))
     elif kind == "rejoin":
         code = await world.lobby.make_rejoin_code(world.tokens[seat])
-        answer = await world.lobby.rejoin(code["code"], f"key-{world.counter:016d}")
+        answer = await world.lobby.rejoin(RejoinBody(code["code"], f"key-{world.counter:016d}"))
         world.tokens[seat] = answer["token"]
         world.conns[seat] = None  # the old connection was closed
     elif kind == "evict":
@@ -210,10 +211,11 @@ def test_the_room_rebuilt_from_storage_is_the_live_room(
 
     async def run() -> None:
         world = await World.make(url)
-        created = await world.lobby.create("friend", None, "Ana", turns)  # por turnos too
+        # por turnos too
+        created = await world.lobby.create(NewRoomBody("friend", None, "Ana", turns))
         world.room_id = created["room"]
         world.tokens[0] = created["token"]
-        joined = await world.lobby.join(created["invite"], "Primo", None)
+        joined = await world.lobby.join(JoinBody(created["invite"], "Primo", None))
         world.tokens[1] = joined["token"]
         await check_rebuilt(world)
         for action in actions:

@@ -25,7 +25,7 @@ from server.ai.pool import AiPool
 from server.cluster import LocalHub
 from server.config import Settings
 from server.engine import Match
-from server.lobby.lobby import hash_secret
+from server.lobby.tokens import hash_secret
 from server.rooms import RoomRegistry
 from server.rooms.commands import Snapshot
 from server.store import (

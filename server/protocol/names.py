@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..protocol import ApiError
+from .errors import ApiError
 
 MAX_NAME = 20
 MAX_MARKS = 4  # combining marks on one base character (more is "Zalgo" text)
-DEFAULT_NAMES = ("Jugador 1", "Jugador 2")
 
 # Characters that draw nothing yet are letters or symbols to Unicode, so that a category
 # test lets them through.
@@ -91,6 +90,11 @@ RESERVED_NAMES = frozenset(
 )
 
 
+def default_name(seat: int) -> str:
+    """The name of a seat whose person gave none: "Jugador 1", "Jugador 2", ..."""
+    return f"Jugador {seat + 1}"
+
+
 def bad_name(message: str) -> ApiError:
     return ApiError("bad_name", message)
 
@@ -120,10 +124,12 @@ def _visible_letter_or_digit(ch: str) -> bool:
     return ch not in INVISIBLE and unicodedata.category(ch)[0] in ("L", "N")
 
 
-def clean_name(raw: object, seat: int) -> str:
-    """The name to store for ``seat``, or ``ApiError("bad_name")`` saying why not."""
+def person_name(raw: object) -> str | None:
+    """The name a person gave, as stored, or None when they gave none (the seat's default
+    name, ``default_name``, is the room's to give); else ``ApiError("bad_name")`` saying
+    why not."""
     if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return DEFAULT_NAMES[seat]
+        return None
     if not isinstance(raw, str):
         raise bad_name("Escribe un nombre de 1 a 20 letras.")
     name = unicodedata.normalize("NFC", " ".join(raw.split()))
