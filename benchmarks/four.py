@@ -208,6 +208,20 @@ def normal_positions(matches: int) -> list[Position]:
     return found
 
 
+def node_times(positions: list[Position]) -> list[float]:
+    """CPU milliseconds of each decision under Node (benchmarks/four_normal_time.js)."""
+    done = subprocess.run(
+        ["node", str(ROOT / "benchmarks" / "four_normal_time.js")],
+        input=json.dumps({"positions": [p.to_json() for p in positions]}),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    cpu: list[float] = json.loads(done.stdout)["cpu"]
+    return cpu
+
+
 def worker_times(positions: list[Position]) -> list[float]:
     from playwright.sync_api import sync_playwright
 
@@ -287,6 +301,12 @@ def main() -> None:
 
     if "worker" not in skip:
         positions = normal_positions(args.time_matches)
+        node = node_times(positions)
+        print(
+            f"Normal's four-player decisions under Node (beside: CPU, no browser): "
+            f"{len(node)} decisions, p50 {statistics.median(node):.2f} ms, "
+            f"p99 {percentile(node, 0.99):.2f} ms, max {max(node):.2f} ms"
+        )
         times = worker_times(positions)
         p99 = percentile(times, 0.99)
         print(
