@@ -122,9 +122,15 @@ def play_match(args: tuple[int, str, str, str, bool]) -> Result:
 
 
 def series(
-    strong: str, weak: str, matches: int, prefix: str, workers: int, mixed: bool = False
+    strong: str,
+    weak: str,
+    matches: int,
+    prefix: str,
+    workers: int,
+    mixed: bool = False,
+    offset: int = 0,
 ) -> list[Result]:
-    jobs = [(i, strong, weak, prefix, mixed) for i in range(matches)]
+    jobs = [(i, strong, weak, prefix, mixed) for i in range(offset, offset + matches)]
     if workers > 1:
         with Pool(workers) as pool:
             return list(pool.imap(play_match, jobs))
@@ -146,7 +152,8 @@ def server_series(
     strong: str, weak: str, args: argparse.Namespace, matches: int, **kw: bool
 ) -> list[Result]:
     start = time.perf_counter()
-    results = series(strong, weak, matches, f"four-{strong}-{weak}", args.workers, **kw)
+    prefix = f"four-{strong}-{weak}"
+    results = series(strong, weak, matches, prefix, args.workers, offset=args.offset, **kw)
     print(f"  ({len(results)} matches in {time.perf_counter() - start:.0f} s)")
     return results
 
@@ -256,6 +263,12 @@ def main() -> None:
     parser.add_argument("--mixed-matches", type=int, default=None, help="Difícil+Normal's")
     parser.add_argument("--time-matches", type=int, default=4, help="Normal matches timed")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--offset",
+        type=int,
+        default=0,
+        help="first match index (even): a run of matches N.. adds to an earlier run of ..N",
+    )
     parser.add_argument("--skip", default="", help="comma list: browser,dificil,mixed,worker")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
