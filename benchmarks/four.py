@@ -122,9 +122,15 @@ def play_match(args: tuple[int, str, str, str, bool]) -> Result:
 
 
 def series(
-    strong: str, weak: str, matches: int, prefix: str, workers: int, mixed: bool = False
+    strong: str,
+    weak: str,
+    matches: int,
+    prefix: str,
+    workers: int,
+    mixed: bool = False,
+    offset: int = 0,
 ) -> list[Result]:
-    jobs = [(i, strong, weak, prefix, mixed) for i in range(matches)]
+    jobs = [(i, strong, weak, prefix, mixed) for i in range(offset, offset + matches)]
     if workers > 1:
         with Pool(workers) as pool:
             return list(pool.imap(play_match, jobs))
@@ -146,7 +152,8 @@ def server_series(
     strong: str, weak: str, args: argparse.Namespace, matches: int, **kw: bool
 ) -> list[Result]:
     start = time.perf_counter()
-    results = series(strong, weak, matches, f"four-{strong}-{weak}", args.workers, **kw)
+    prefix = f"four-{strong}-{weak}"
+    results = series(strong, weak, matches, prefix, args.workers, offset=args.offset, **kw)
     print(f"  ({len(results)} matches in {time.perf_counter() - start:.0f} s)")
     return results
 
@@ -208,6 +215,20 @@ def normal_positions(matches: int) -> list[Position]:
     return found
 
 
+def node_times(positions: list[Position]) -> list[float]:
+    """CPU milliseconds of each decision under Node (benchmarks/four_normal_time.js)."""
+    done = subprocess.run(
+        ["node", str(ROOT / "benchmarks" / "four_normal_time.js")],
+        input=json.dumps({"positions": [p.to_json() for p in positions]}),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    cpu: list[float] = json.loads(done.stdout)["cpu"]
+    return cpu
+
+
 def worker_times(positions: list[Position]) -> list[float]:
     from playwright.sync_api import sync_playwright
 
@@ -242,6 +263,12 @@ def main() -> None:
     parser.add_argument("--mixed-matches", type=int, default=None, help="Difícil+Normal's")
     parser.add_argument("--time-matches", type=int, default=4, help="Normal matches timed")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--offset",
+        type=int,
+        default=0,
+        help="first match index (even): a run of matches N.. adds to an earlier run of ..N",
+    )
     parser.add_argument("--skip", default="", help="comma list: browser,dificil,mixed,worker")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -287,6 +314,12 @@ def main() -> None:
 
     if "worker" not in skip:
         positions = normal_positions(args.time_matches)
+        node = node_times(positions)
+        print(
+            f"Normal's four-player decisions under Node (beside: CPU, no browser): "
+            f"{len(node)} decisions, p50 {statistics.median(node):.2f} ms, "
+            f"p99 {percentile(node, 0.99):.2f} ms, max {max(node):.2f} ms"
+        )
         times = worker_times(positions)
         p99 = percentile(times, 0.99)
         print(

@@ -18,6 +18,8 @@ and a ``position`` in notation; then any of:
 - ``moves``: the exact list of legal moves (in any order); ``moves_in_order``: the same, in
   the order legal_moves gives them; ``card_moves``: the exact list for some cards;
 - ``llevarte``: per card, the *Llevarte* and *Llevarte solo* takes of the hints;
+- ``start_hand``: ``{deck, dealer, seats, scores}``: the hand ``start_hand`` deals from that
+  deck (in order), compared with ``after`` as above;
 - ``bad_position`` / ``bad_move`` / ``bad_card``: text or JSON the notation rejects, with
   ``error_contains`` (a piece of the error message, e.g. the quoted bad text) or
   ``error_is`` (the whole message).
@@ -44,6 +46,7 @@ from server.engine import (
     moves_for_card,
     play,
     play_step,
+    start_hand,
 )
 
 SCENARIO_DIR = Path(__file__).resolve().parents[2] / "seeds" / "scenarios"
@@ -86,6 +89,7 @@ KNOWN_KEYS = {
     "error_contains",
     "error_is",
     "message",
+    "start_hand",
 }
 
 
@@ -132,6 +136,13 @@ def assert_position_matches(actual: Position, expected: dict[str, Any]) -> None:
             assert got[key] == want, key
 
 
+def dealt_hand(spec: dict[str, Any]) -> Position:
+    """The hand ``start_hand`` deals from a scenario's ``start_hand``."""
+    deck = tuple(Card.parse(code) for code in spec["deck"])
+    scores = tuple(spec.get("scores", [0, 0]))
+    return start_hand(deck, spec["dealer"], (scores[0], scores[1]), spec.get("seats", 2))
+
+
 def move_set(raw: list[dict[str, Any]]) -> list[Move]:
     return [Move.from_json(m) for m in raw]
 
@@ -164,6 +175,10 @@ def test_scenario(scenario: dict[str, Any]) -> None:
             else:
                 assert scenario["error_contains"] in str(caught.value)
             checked = True
+
+    if "start_hand" in scenario:
+        assert_position_matches(dealt_hand(scenario["start_hand"]), scenario["after"])
+        checked = True
 
     if "position" not in scenario:
         assert checked

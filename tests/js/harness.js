@@ -10,7 +10,7 @@ import { Decision, TUNING } from "../../client/js/ai/normal.js";
 import { parseCard } from "../../client/js/engine/cards.js";
 import { EngineError, IllegalMove } from "../../client/js/engine/errors.js";
 import { cardOptions, cardOptionsJSON } from "../../client/js/engine/hints.js";
-import { Match, shuffledDeck } from "../../client/js/engine/match.js";
+import { Match, shuffledDeck, startHand } from "../../client/js/engine/match.js";
 import { Move, compareMoves, legalMoves, movesForCard, playStep } from "../../client/js/engine/moves.js";
 import { Position } from "../../client/js/engine/position.js";
 import { teamOf } from "../../client/js/engine/seats.js";
@@ -124,6 +124,9 @@ const OPS = {
   view({ position, seat }) {
     const found = Position.fromJSON(position);
     return { view: viewFor(found, seat).toJSON(), public: publicView(found) };
+  },
+  start_hand({ deck, dealer, seats = 2, scores = [0, 0] }) {
+    return { position: startHand(deck.map(parseCard), dealer, scores, seats).toJSON() };
   },
   deck({ seed, hand }) {
     return { deck: shuffledDeck(seed, hand).map((c) => c.code) };

@@ -16,7 +16,13 @@ import pytest
 
 from server.engine import Card, Move, NotationError, Position
 from tests.engine.oracles import Oracle
-from tests.engine.test_scenarios import SCENARIOS, assert_position_matches, cards, move_set
+from tests.engine.test_scenarios import (
+    SCENARIOS,
+    assert_position_matches,
+    cards,
+    dealt_hand,
+    move_set,
+)
 
 
 def both(py: Oracle, js: Oracle, request: dict[str, Any]) -> dict[str, Any]:
@@ -62,6 +68,11 @@ def test_scenario_in_both_engines(
             assert both(py_oracle, js_oracle, {"op": "moves", "position": bad}) == {
                 "error": answer["error"]
             }
+        checked = True
+    if "start_hand" in scenario:
+        answer = js.ask({"op": "start_hand", **scenario["start_hand"]})
+        assert answer == {"position": dealt_hand(scenario["start_hand"]).to_json()}
+        assert_position_matches(Position.from_json(answer["position"]), scenario["after"])
         checked = True
     for key in ("error_is", "error_contains"):
         if key in scenario and "position" not in scenario:
