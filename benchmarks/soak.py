@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -133,6 +134,7 @@ async def soak(args: argparse.Namespace) -> None:
             benchkit.end(proc)
         benchkit.end(server)
         benchkit.end(echo_proc)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:
