@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import shutil
 import sys
 import tempfile
 import time
@@ -149,6 +150,7 @@ async def run(args: argparse.Namespace) -> None:
     print(f"  {'(all)':16s} {total / count / 1024:8.2f} KiB a room")
     await registry.shut_down()
     await storage.close()
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -128,11 +129,19 @@ async def soak(args: argparse.Namespace) -> None:
             f"errors {dict(stats.errors)}; stops {rows[-1]['stops']}",
             flush=True,
         )
+        said: dict[str, int] = {}  # the server's warnings, told once with their count
+        for line in (tmp / "server.log").read_text(errors="replace").splitlines():
+            words = re.sub(r"^\S+ \S+ ", "", line)  # without the time
+            words = re.sub(r"[0-9a-f]{8,}|\b[\w-]{12}\b", "…", words)  # ids
+            said[words[:160]] = said.get(words[:160], 0) + 1
+        for words, count in sorted(said.items(), key=lambda kv: -kv[1])[:20]:
+            print(f"  server log ×{count}: {words}", flush=True)
     finally:
         for proc in busy:
             benchkit.end(proc)
         benchkit.end(server)
         benchkit.end(echo_proc)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:

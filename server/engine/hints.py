@@ -18,6 +18,7 @@ from .moves import (
     card_groups,
     hand_without,
     may_trail,
+    table_of,
 )
 from .position import Position
 
@@ -221,7 +222,7 @@ def card_options(
     weights: list[int] | None = None,
 ) -> CardOptions:
     """What ``card`` (in the hand of the seat to move) can do in ``position``."""
-    table = table or Table(position.cards, position.piles)
+    table = table or table_of(position)
     weights = weights or item_weights(table)
     seat = position.turn
     most = best_take(table, card, weights)
@@ -246,6 +247,6 @@ def card_options(
 
 def hand_options(position: Position) -> list[CardOptions]:
     """``card_options`` for every card in the hand of the seat to move."""
-    table = Table(position.cards, position.piles)
+    table = table_of(position)
     weights = item_weights(table)
     return [card_options(position, c, table, weights) for c in position.hands[position.turn]]

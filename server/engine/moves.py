@@ -278,6 +278,16 @@ def may_trail(table: Table, card: Card, seat: int) -> bool:
     return not table.owns_pile(seat) and not table.rank_mask(card.rank)
 
 
+def table_of(position: Position) -> Table:
+    """The table of ``position``, indexed once for it (kept on the frozen position: its
+    options, its legal moves and the move played from it all read the same one)."""
+    table: Table | None = position.table_cache
+    if table is None:
+        table = Table(position.cards, position.piles)
+        object.__setattr__(position, "table_cache", table)
+    return table
+
+
 def hand_without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     cards = list(hand)
     cards.remove(card)
@@ -286,7 +296,7 @@ def hand_without(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
 
 def moves_for_card(position: Position, card: Card, table: Table | None = None) -> list[Move]:
     """Every legal move playing ``card`` from the hand of the seat to move."""
-    table = table or Table(position.cards, position.piles)
+    table = table or table_of(position)
     seat = position.turn
     moves = [Move("capture", card, table.names(mask)) for mask in capture_masks(table, card)]
     rest = hand_without(position.hands[seat], card)
@@ -301,7 +311,7 @@ def moves_for_card(position: Position, card: Card, table: Table | None = None) -
 
 def legal_moves(position: Position) -> list[Move]:
     """Every legal move of the seat to move, each once, in a stable order."""
-    table = Table(position.cards, position.piles)
+    table = table_of(position)
     moves: list[Move] = []
     for card in dict.fromkeys(position.hands[position.turn]):
         moves.extend(moves_for_card(position, card, table))
@@ -342,7 +352,7 @@ def check_move(position: Position, move: Move) -> tuple[Table, int, bool]:
         raise IllegalMove("hand_over", "La mano ya terminó.")
     if card not in position.hands[seat]:
         raise IllegalMove("not_in_hand", f"No tienes {short_es(card)} en la mano.")
-    table = Table(position.cards, position.piles)
+    table = table_of(position)
     mask = table.mask_of(move.take)
     if mask is None:
         missing = sorted(item for item in move.take if item not in table.bit_of)

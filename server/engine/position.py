@@ -101,6 +101,9 @@ class Position:
     limpias: Pair = (0, 0)
     last_capturer: int | None = None
     scores: Pair = (0, 0)
+    # the table indexed for enumeration (``moves.table_of``), made once for this frozen
+    # value: no part of it, never copied by ``replace``
+    table_cache: Any = field(default=None, init=False, repr=False, compare=False)
 
     # -- reading and writing -------------------------------------------------
 

@@ -230,8 +230,8 @@ class Room:
         passing = isinstance(exc, StaleRoom) or is_outage(exc)
         if not passing:
             log.exception("room %s stopped on %s", self.id, type(command).__name__)
-        else:
-            log.info("room %s stopped: %r", self.id, exc)
+        else:  # every family of the room is told to reconnect: worth a warning
+            log.warning("room %s stopped (%s): %r", self.id, type(command).__name__, exc)
         await self.deps.stop(self, STALE if passing else FAILED)
         # stale: nothing was written, so the caller asks a fresh copy (here or on the
         # room's new owner); else whether it was is unknown

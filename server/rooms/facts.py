@@ -21,7 +21,7 @@ from ..engine import (
 )
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
 from ..engine.hints import item_weights
-from ..engine.moves import Table, build_masks, hand_without
+from ..engine.moves import Table, build_masks, hand_without, table_of
 from ..engine.scoring import ACE_ORDER, CATEGORIES, LATE_SCORE, category_counts
 from ..engine.seats import TEAMS
 from ..protocol import dumps
@@ -142,7 +142,7 @@ def build_takes(position: Position, table: Table, card: Card) -> list[dict[str, 
 
 def options(position: Position) -> list[dict[str, Any]]:
     """What each card in the hand of the seat to move can do (ideas, takes, build sets)."""
-    table = Table(position.cards, position.piles)
+    table = table_of(position)
     weights = item_weights(table)
     result = []
     for card in position.hands[position.turn]:

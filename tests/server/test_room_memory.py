@@ -6,9 +6,13 @@ played twice). Real servers, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from server.engine import Match, legal_moves
+from server.rooms.history import hand_plays, restore
 from server.rooms.live import KEPT_SEQS, MAX_REMEMBERED_IDS
+from server.store import MoveRecord, RoomState, SeatState
 from tests.support.srvkit import Client, ServerProc, pick_move, play_two
 
 
@@ -61,3 +65,24 @@ async def test_the_last_move_ids_are_answered_again_older_ones_are_stale(
     assert a.seq == played
     await a.close()
     await b.close()
+
+
+def test_a_hand_played_without_difficil_is_replayed_for_it_from_storage() -> None:
+    """The plays of the current hand, replayed from the stored moves (a Difícil that takes a
+    seat over in the middle of a hand), are those a room where Difícil may play keeps."""
+    state = RoomState(
+        id="r", mode="friend", level=None, seed="manos", match_no=1, match_start_seq=0, seq=0,
+        version=0, invite=None,
+        seats=(SeatState("here", 0.0, name="Ana"), SeatState("here", 0.0, name="Primo")),
+    )  # fmt: skip
+    match, records = Match.new(state.seed), []
+    for seq in range(1, 31):  # into the second deal of the hand
+        seat = match.position.turn
+        move = legal_moves(match.position)[seq % 3 % len(legal_moves(match.position))]
+        records.append(MoveRecord(seq, 1, seat, move.to_text(), f"m{seq}"))
+        match, _ = match.play(move)
+    friends = replace(state, seq=30)
+    kept = restore(replace(friends, level="dificil"), records).plays.of(1, match)
+    assert restore(friends, records).plays.of(1, match) is None  # not kept here
+    assert kept is not None and len(kept) == 30
+    assert hand_plays(friends, records) == kept
