@@ -7,6 +7,7 @@ Redis and PostgreSQL may go away for a while."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,7 +25,27 @@ from tests.support.clusterkit import (
 )
 from tests.support.dbkit import PostgresBackend
 from tests.support.services import skip_unless_there
-from tests.support.srvkit import Client, is_event, play_two, presence, saw
+from tests.support.srvkit import TIMEOUT, Client, is_event, play_two, presence, saw
+
+
+async def test_judging_whether_play_is_done_leaves_the_players_loop_free() -> None:
+    """``play_rooms`` judges ``done`` off the players' loop: a judge that blocks (it reads
+    the database, a new connection each time) never holds up the players' sockets. Forty
+    players judging on their loop held it for seconds at a load of 20: handshakes and
+    answers waited unread, and the deploy test's rooms seemed to stand still."""
+    loop = asyncio.get_running_loop()
+    loop_ran = threading.Event()
+    judged_on: list[int] = []
+
+    def done() -> bool:
+        judged_on.append(threading.get_ident())
+        loop.call_soon_threadsafe(loop_ran.set)  # runs only if the loop is free meanwhile
+        return loop_ran.wait(TIMEOUT)
+
+    player = Player(None, "token")  # type: ignore[arg-type]  # done at once: never steps
+    await play_rooms([player], done, timeout=TIMEOUT)
+    assert judged_on and threading.get_ident() not in judged_on
+    assert player.reconnects == 0
 
 
 @pytest.fixture

@@ -377,11 +377,16 @@ class Player:
 
 
 async def play_rooms(players: list[Player], done: Any, timeout: float = 120.0) -> None:
-    """Every player steps (concurrently, each on its own) until ``done()``."""
+    """Every player steps (concurrently, each on its own) until ``done()``, judged before
+    each of its steps. ``done`` is called in a thread: it may read the database or a
+    server's metrics (blocking calls, a new connection each), and 40 players calling it on
+    their own loop held that loop still for seconds under load: their handshakes and
+    answers waited unread, sockets were given up and moves sent again, and the rooms
+    seemed to stand still."""
     deadline = time.monotonic() + timeout
 
     async def run_one(player: Player) -> None:
-        while not done():
+        while not await asyncio.to_thread(done):
             assert time.monotonic() < deadline, "play did not get there: " + "; ".join(
                 p.describe() for p in players
             )
