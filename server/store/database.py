@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -27,9 +28,11 @@ from typing import Any
 
 from sqlalchemy import Connection, create_engine, event
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import DBAPIError, InterfaceError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+log = logging.getLogger("server.store")
 
 
 class SecondProcess(RuntimeError):
@@ -41,6 +44,17 @@ def lost_connection(exc: BaseException) -> bool:
     if isinstance(exc, (InterfaceError, ConnectionError, TimeoutError, OSError, PoolTimeout)):
         return True
     return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def sqlite_busy(exc: BaseException) -> bool:
+    """SQLite waited ``busy_timeout`` for the file's write lock, held by another connection
+    (a starved thread of this process): the transaction was rolled back, nothing of it was
+    written, and it may be tried again."""
+    orig = getattr(exc, "orig", None)
+    return isinstance(exc, OperationalError) and "database is locked" in str(orig or exc)
+
+
+SQLITE_BUSY_TRIES = 4  # a batch waits for SQLite's write lock this many busy_timeouts
 
 
 def storable(text: str) -> bool:
@@ -294,7 +308,17 @@ class Database:
         jobs = [job for job, _ in batch]
         started = time.perf_counter()
         try:
-            results = await self._run(jobs)
+            for tries in range(1, SQLITE_BUSY_TRIES + 1):
+                try:
+                    results = await self._run(jobs)
+                    break
+                except Exception as exc:
+                    # slow is not dead (issue 31): a batch that found the write lock held
+                    # past busy_timeout was rolled back whole; it waits again rather than
+                    # stopping its rooms (each of its families would be told to reconnect)
+                    if tries == SQLITE_BUSY_TRIES or not sqlite_busy(exc):
+                        raise
+                    log.warning("the writer waited for SQLite's write lock: trying again")
             self.batches.record(len(jobs), time.perf_counter() - started)
         except Exception as exc:
             await self._drop_writer_connection()

@@ -6,12 +6,15 @@ played twice). Real servers, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from server.engine import Match, legal_moves
 from server.rooms.history import hand_plays, restore
 from server.rooms.live import KEPT_SEQS, MAX_REMEMBERED_IDS
+from server.rooms.timers import Timers
 from server.store import MoveRecord, RoomState, SeatState
 from tests.support.srvkit import Client, ServerProc, pick_move, play_two
 
@@ -86,3 +89,23 @@ def test_a_hand_played_without_difficil_is_replayed_for_it_from_storage() -> Non
     assert restore(friends, records).plays.of(1, match) is None  # not kept here
     assert kept is not None and len(kept) == 30
     assert hand_plays(friends, records) == kept
+
+
+async def test_a_named_timer_replaces_the_older_one_of_its_name() -> None:
+    """One stall (idle, hand-off) timer a room: a newer one cancels the older, which would
+    have found its turn gone; timers of other names, or none, are kept."""
+    timers, fired = Timers(), list[tuple[str, int]]()
+
+    def stall(turn: int) -> Callable[[], None]:
+        return lambda: fired.append(("stall", turn))
+
+    for turn in range(50):
+        timers.after(0.05, stall(turn), "stall")
+    timers.after(0.05, lambda: fired.append(("idle", 0)), "idle")
+    timers.after(0.05, lambda: fired.append(("computer", 0)))
+    assert len(timers._handles) == 3
+    deadline = asyncio.get_running_loop().time() + 10
+    while len(fired) < 3 and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
+    assert sorted(fired) == [("computer", 0), ("idle", 0), ("stall", 49)]
+    assert not timers._handles and not timers._named

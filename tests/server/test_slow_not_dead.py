@@ -8,6 +8,7 @@ poll with a deadline."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
 
@@ -17,9 +18,9 @@ import pytest
 from server.cluster import ClusterEvents, Lease
 from server.store import RoomState, SeatState, Storage
 from server.store.migrate import upgrade
-from tests.support.dbkit import Database
+from tests.support.dbkit import Backend, Database
 from tests.support.faults import paused
-from tests.support.srvkit import Client, ServerProc, play_two
+from tests.support.srvkit import Client, ServerProc, my_turn, pick_move, play_two
 
 LEASE = 1.0  # seconds: short, so that a pause of a few leases is short too
 DEADLINE = 30.0  # seconds any poll below may take on a busy machine
@@ -69,6 +70,37 @@ async def test_one_process_paused_past_its_lease_keeps_its_rooms(
     stops = [line for line in metrics.splitlines() if line.startswith("casino_room_stops")]
     assert not any("lapsed" in line and not line.endswith(" 0.0") for line in stops), stops
     assert "ran out" not in server.read_log()
+    await a.close()
+    await b.close()
+
+
+async def test_a_move_that_waits_for_sqlites_write_lock_waits_again(
+    make_server: Callable[..., ServerProc], backend: Backend
+) -> None:
+    """Another connection holds SQLite's write lock past ``busy_timeout`` (5 s), as a
+    starved thread of the process did in the soak: the move's write is tried again once the
+    lock is free and acknowledged; nobody is told ``reconnecting``, no room stopped."""
+    if backend.name != "sqlite":
+        pytest.skip("SQLite's one write lock")
+    server = make_server(GRACE_SECONDS="600").start()
+    first, second = server.friend_room()
+    a, _ = await Client.hello(server, first["token"])
+    b, _ = await Client.hello(server, second["token"])
+    await play_two(a, b, at_seq(2))
+    mover = a if my_turn(a.view) else b
+    assert mover.view is not None
+    lock = sqlite3.connect(server.db_path, timeout=0, isolation_level=None)
+    try:
+        lock.execute("BEGIN IMMEDIATE")
+        sending = asyncio.ensure_future(mover.move(pick_move(mover.view)))
+        await asyncio.sleep(7)  # the fault: the lock held past busy_timeout
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    answer = await asyncio.wait_for(sending, DEADLINE)
+    assert answer["type"] == "ack", answer
+    assert not told_to_reconnect(a) and not told_to_reconnect(b)
+    assert "trying again" in server.read_log()
     await a.close()
     await b.close()
 
