@@ -4,6 +4,7 @@
 // `nav` below, so that none of them imports another's page.
 
 import { rejoin, replay, replayLink } from "./lib/api.js";
+import { loadWords, t } from "./lib/i18n.js";
 import { announce, h } from "./lib/dom.js";
 import {
   clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
@@ -297,7 +298,7 @@ const localHooks = {
     saveCurrentLocal(null);
     if (neverUp && current) {
       await forgetLocalGame(current.id);
-      if (!kitReady) message = NO_KIT;
+      if (!kitReady) message = t(NO_KIT);
     }
     showInicio(message);
   },
@@ -327,7 +328,7 @@ async function startNewLocal(level) {
   try {
     await saveLocalGame(game);
   } catch {
-    showInicio(NO_LOCAL_STORAGE);
+    showInicio(t(NO_LOCAL_STORAGE));
     return;
   }
   startLocal(game.id, true);
@@ -482,6 +483,8 @@ function boot() {
   showInicio();
 }
 
+// the words first (only the catalog of the language in use), then the first screen
+await loadWords();
 boot();
 
 // the service worker keeps the client's files for a quick start and an offline page, and,

@@ -31,7 +31,7 @@ def seat_tokens(raw: object) -> list[str]:
     ):
         raise ApiError("bad_tokens")
     if len(raw) > MAX_GAMES:
-        raise ApiError("bad_tokens", f"Son demasiadas partidas: a lo sumo {MAX_GAMES} a la vez.")
+        raise ApiError("bad_tokens", "error.bad_tokens.many", args={"n": MAX_GAMES})
     return [str(t) for t in raw]
 
 

@@ -16,7 +16,7 @@ from ..push.keys import b64url_decode
 from ..store import Storage, Subscription
 from .lobby import hash_secret
 
-UNKNOWN_SERVICE = "Ese servicio de avisos no lo conocemos: prueba con otro navegador."
+UNKNOWN_SERVICE = "error.bad_subscription.service"
 
 
 def subscription_of(raw: object, services: tuple[str, ...]) -> Subscription:

@@ -1,6 +1,8 @@
 // HTTP calls to the game server. Every error becomes an ApiError carrying the server's
 // Spanish message (or a friendly one when the network itself failed).
 
+import { language } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(code, message, status) {
     super(message);
@@ -14,7 +16,9 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      // the server words its errors in the language the player reads
+      headers: body === undefined ? { "Accept-Language": language() }
+        : { "Content-Type": "application/json", "Accept-Language": language() },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });

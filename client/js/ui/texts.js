@@ -1,6 +1,8 @@
 // The two reading pages, in plain Spanish: how to play (the rule book told simply) and what
 // the casino is. Static HTML strings; nothing here comes from players.
 
+import { t } from "../lib/i18n.js";
+
 export const COMO_SE_JUEGA = `
 <h2>Cómo se juega</h2>
 <p>Se juega con una baraja francesa de 52 cartas, entre dos. Cada carta vale su número;
@@ -91,9 +93,7 @@ por WhatsApp y se sientan a la misma mesa.</p>
 juega</a>. En cada casa se juega un poquito distinto; estas son las de esta mesa.</p>
 `;
 
-/** The computer's levels as a player reads them. */
-export const LEVEL_NAMES = { facil: "Fácil", normal: "Normal", dificil: "Difícil" };
-
+/** The computer's level as a player reads it ("Fácil", "Easy"). */
 export function levelName(level) {
-  return LEVEL_NAMES[level] || level;
+  return ["facil", "normal", "dificil"].includes(level) ? t(`level.${level}`) : level;
 }
