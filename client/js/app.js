@@ -246,11 +246,11 @@ const mesaHooks = {
   seatMoved(token, rejoined) {
     if (rejoined) {
       forgetSeat(token);
-      show("movido", messagePage("Seguiste en otro dispositivo", [
-        h("p", {}, "Tu partida ahora está en el otro dispositivo: sigue jugando allá, donde escribiste el código."),
-        h("p", {}, "Si quieres volver a este, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
-      ], [["Ir al inicio", () => showInicio(), true]]));
-      announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
+      show("movido", messagePage(t("app.moved_title"), [
+        h("p", {}, t("app.moved_line")),
+        h("p", {}, t("app.moved_back")),
+      ], [[t("invite.home"), () => showInicio(), true]]));
+      announce(t("app.moved_said"));
     } else {
       const stored = loadSession();
       const same = Boolean(stored && stored.token === token);
@@ -258,11 +258,11 @@ const mesaHooks = {
         stored.active = false;
         saveSession(stored);
       }
-      show("movido", messagePage("La partida se abrió en otra pestaña", [
-        h("p", {}, "Tu partida se abrió en otra pestaña o ventana. Aquí se cerró para que no se juegue en dos sitios a la vez."),
-      ], [same ? ["Seguir aquí", () => startGame(stored), true] : null, ["Ir al inicio", () => showInicio(), !same]]
+      show("movido", messagePage(t("app.tab_title"), [
+        h("p", {}, t("app.tab_line")),
+      ], [same ? [t("app.stay_here"), () => startGame(stored), true] : null, [t("invite.home"), () => showInicio(), !same]]
         .filter(Boolean)));
-      announce("La partida se abrió en otra pestaña. Aquí se cerró.");
+      announce(t("app.tab_said"));
     }
     focusMain();
   },
@@ -371,7 +371,7 @@ async function showJoin(invite) {
 }
 
 async function useRejoinLink(code) {
-  show("rejoin", messagePage("Buscando tu partida…"));
+  show("rejoin", messagePage(t("app.searching_game")));
   try {
     startGame(seatFrom(await rejoin(code)));
   } catch (error) {
@@ -382,11 +382,11 @@ async function useRejoinLink(code) {
 
 // ------------------------------------------------------------------ replays
 
-const SEARCHING_REPLAY = "Buscando la repetición…";
+const SEARCHING_REPLAY = "app.searching_replay";
 
 /** A finished match of this seat's room: its shareable code first, then the replay. */
 async function openReplay(token, match) {
-  show("repeticion", messagePage(SEARCHING_REPLAY));
+  show("repeticion", messagePage(t(SEARCHING_REPLAY)));
   try {
     const link = await replayLink(token, match);
     // from the table: the replay takes the table's entry (Back goes where the player was
@@ -400,13 +400,13 @@ async function openReplay(token, match) {
 }
 
 async function showReplay(code) {
-  if (main.dataset.screen !== "repeticion") show("repeticion", messagePage(SEARCHING_REPLAY));
+  if (main.dataset.screen !== "repeticion") show("repeticion", messagePage(t(SEARCHING_REPLAY)));
   let data;
   try {
     data = await replay(code);
   } catch (error) {
-    show("repeticion", messagePage("No se pudo abrir la repetición",
-      [h("p", { class: "error-line", role: "alert" }, error.message)], [["Ir al inicio", toInicio, true]]));
+    show("repeticion", messagePage(t("app.replay_failed"),
+      [h("p", { class: "error-line", role: "alert" }, error.message)], [[t("invite.home"), toInicio, true]]));
     focusMain();
     return;
   }
@@ -426,9 +426,9 @@ function showWatch(code) {
       running = null;
       const again = errorCode === "watchers_full";
       show("mirar-error", messagePage(
-        again ? "La mesa está llena de gente mirando" : "No se puede mirar esa mesa",
+        again ? t("app.watch_full") : t("app.watch_failed"),
         [h("p", { role: "alert" }, message)],
-        [again ? ["Probar otra vez", () => showWatch(code), true] : null, ["Ir al inicio", toInicio]].filter(Boolean)));
+        [again ? [t("invite.retry"), () => showWatch(code), true] : null, [t("invite.home"), toInicio]].filter(Boolean)));
       focusMain();
     },
   });

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import httpx
 import pytest
 
 from tests.support.a11y import assert_no_violations
@@ -93,4 +94,87 @@ def test_an_english_device_gets_the_servers_errors_in_english(make_player: MakeP
     page.wait_for_selector("#inicio-error:text('Write a name of 1 to 20 letters.')")
     page.fill("#codigo", "ZZZZZZZZ")
     page.click(".code-form button[type=submit]")
-    page.wait_for_selector("#codigo-error:text(\"That code doesn't exist. Check it.\")")
+    page.wait_for_selector('#codigo-error:text("That code doesn\'t exist. Check it.")')
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LANDSCAPE], ids=["360x740", "740x360"])
+def test_a_hand_against_the_computer_in_english(
+    make_player: MakePlayer, viewport: dict[str, int]
+) -> None:
+    cousin = make_player(viewport=viewport, locale="en-US")
+    cousin.goto("/")
+    page = cousin.page
+    page.click("button[data-level='facil']")
+    page.wait_for_selector(".mesa[data-seq]")
+    assert page.locator(".actions").inner_text().strip() != ""
+    turns = 0
+    while True:
+        if cousin.wait_turn_or_sheet() == "sheet":
+            break
+        assert_only(cousin, "en")
+        if turns == 0:
+            assert_no_violations(page, "la mesa in English")
+        # a build now and then: the build panel's words too
+        cousin.play_turn(prefer_build=turns % 3 == 1, fits=True)
+        turns += 1
+    # the end of the hand: the score sheet, in English, axe clean and fitting
+    sheet = page.locator("dialog.sheet[open]")
+    assert sheet.locator("h2").inner_text().startswith("End of hand 1")
+    assert sheet.locator("th[scope=row]").first.inner_text() == "At the start"
+    assert_only(cousin, "en")
+    assert_no_violations(page, "the score sheet in English")
+    page.click("dialog.sheet button.next-hand")
+    # the Menú: its settings and the way back to Spanish
+    page.click(".topbar button:text('Menu')")
+    menu = page.locator("dialog.menu[open]")
+    menu.wait_for()
+    assert menu.locator("button.switch").first.inner_text().startswith("Hints:")
+    assert_only(cousin, "en")
+    assert_no_violations(page, "the Menú in English")
+    menu.locator("button[data-language='es-DO']").click()
+    page.wait_for_selector(".mesa[data-seq] .topbar button:text('Menú')")
+    assert_only(cousin, "es-DO")
+
+
+@pytest.mark.parametrize("which", ["ayuda", "sobre"])
+def test_the_reading_pages_in_english(make_player: MakePlayer, which: str) -> None:
+    cousin = make_player(locale="en-US")
+    cousin.goto("/")
+    page = cousin.page
+    page.click(
+        "nav.links button:text('How to play')"
+        if which == "ayuda"
+        else "nav.links button:text('About casino')"
+    )
+    page.wait_for_selector(".page.reading h1")
+    assert page.locator(".page.reading h1").inner_text() in ("How to play", "About casino")
+    assert_only(cousin, "en")
+    assert_no_violations(page, f"the reading page {which} in English")
+
+
+def test_an_invitation_from_english_to_spanish(make_player: MakePlayer) -> None:
+    """A cousin whose phone is in English invites an aunt whose phone is in Spanish: each
+    reads only their own language, the WhatsApp text in the sender's."""
+    cousin = make_player(locale="en-US")
+    aunt = make_player(locale="es-DO")
+    cousin.goto("/")
+    cousin.page.fill("#nombre", "Luisito")
+    cousin.page.click("button.friend")
+    link = cousin.page.locator("[data-invite-link]")
+    href = link.get_attribute("href") or ""
+    wa = cousin.page.locator("a.whatsapp").get_attribute("href") or ""
+    text = httpx.URL(wa).params["text"]
+    assert text.startswith("Let's play casino! Come to my table: ") and text.endswith(href), text
+    assert_only(cousin, "en")
+    aunt.page.goto(href)
+    assert aunt.page.locator("h1").inner_text() == "¡Luisito te invitó a jugar casino!"
+    assert_only(aunt, "es-DO")
+    aunt.page.fill("#nombre-invitado", "Tía Carmen")
+    aunt.page.click("button[type=submit]")
+    for p in (cousin, aunt):
+        p.page.wait_for_selector(".mesa[data-seq]")
+    aunt.page.wait_for_selector(".notice >> text=Luisito te invitó a su mesa")
+    cousin.page.wait_for_selector(".notice >> text=Tía Carmen is here! The match starts.")
+    assert_only(aunt, "es-DO")
+    cousin.page.wait_for_selector(".opp-name .conn-dot:not(.off)")
+    assert_only(cousin, "en")

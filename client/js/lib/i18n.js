@@ -68,6 +68,11 @@ export function languageName(tag) {
 /** Fetches the catalog of `tag` and speaks it (<html lang> too); Spanish if it cannot be
  * had. */
 export async function loadWords(tag = chosenLanguage()) {
+  const early = /** @type {any} */ (window).casinoWords; // read by early.js before the modules ran
+  if (early && early.lang === tag) {
+    use(tag, early.data);
+    return;
+  }
   for (const lang of tag === DEFAULT ? [DEFAULT] : [tag, DEFAULT]) {
     try {
       const response = await fetch(`/static/i18n/${lang}.json`);
@@ -121,3 +126,32 @@ export function t(key, args = {}) {
     return typeof value === "number" ? numbers.format(value) : String(value);
   });
 }
+
+/** Whether the catalog has `key` (a text that exists for some values only, such as the
+ * article of a card's rank). @param {string} key */
+export function has(key) {
+  return key in catalog;
+}
+
+/**
+ * The text `key` as pieces for a line of nodes: its placeholders filled with `args`, which
+ * may be nodes (a card chip, a name in bold) or arrays of them; text between them as
+ * strings. @param {string} key @param {Record<string, any>} [args]
+ */
+export function parts(key, args = {}) {
+  const marked = {};
+  for (const name of Object.keys(args)) marked[name] = `\u0000${name}\u0000`;
+  const text = t(key, { ...args, ...marked });
+  return text.split("\u0000").map((piece, i) => (i % 2 ? args[piece] : piece))
+    .filter((piece) => piece !== "" && piece !== undefined);
+}
+
+/** An amount of time as the language says it: "25 segundos", "1 hour" (Intl.NumberFormat's
+ * units). @param {number} n @param {"second"|"minute"|"hour"} unit */
+export function duration(n, unit) {
+  return new Intl.NumberFormat(current, { style: "unit", unit, unitDisplay: "long" }).format(n);
+}
+
+// the catalog early.js read before any module ran: spoken from the start
+const early = /** @type {any} */ (window).casinoWords;
+if (early && early.data) use(early.lang, early.data);

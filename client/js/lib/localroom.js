@@ -5,6 +5,7 @@
 // in IndexedDB (localstore.js) before la mesa hears of it, so a reload finds the game where
 // it was. The player is seat 0; the computer, seat 1.
 
+import { t } from "./i18n.js";
 import { reducedMotion } from "./dom.js";
 import { loadLocalGame, newSeed, saveLocalGame } from "./localstore.js";
 import { loadAnimMs, loadName } from "./store.js";
@@ -71,7 +72,7 @@ export class LocalRoom {
       this.game = await loadLocalGame(this.session.local);
       performance.mark("casino-game-read");
       if (!this.game) {
-        this.handlers.onFatal("local_unknown", "Esa partida ya no está en este dispositivo.");
+        this.handlers.onFatal("local_unknown", t("local.gone"));
         return;
       }
       const answer = await this.ask({ op: "game", seat: ME });
@@ -93,7 +94,7 @@ export class LocalRoom {
   broken() {
     if (this.closed) return;
     this.close();
-    this.handlers.onFatal("local_broken", "No se pudo abrir la mesa sin conexión en este dispositivo.");
+    this.handlers.onFatal("local_broken", t("local.broken"));
   }
 
   /** What la mesa sends: a move, a rematch (pings need no answer; nothing else is offline). */
@@ -131,7 +132,7 @@ export class LocalRoom {
     const level = this.game.level;
     return {
       ...rules,
-      names: [loadName() || "Tú", "Computadora"],
+      names: [loadName() || t("names.you"), t("names.computer_short")],
       seq: this.seq(),
       match: this.game.match,
       opponent: { kind: "computer", level },
@@ -188,7 +189,7 @@ export class LocalRoom {
   /** Another match, a new deck of this device's (the computer always wants one). */
   async rematch() {
     if (this.game.status !== "finished") {
-      this.handlers.onMessage({ type: "error", code: "not_over", message: "La partida todavía no ha terminado." });
+      this.handlers.onMessage({ type: "error", code: "not_over", message: t("error.not_over") });
       return;
     }
     const match = this.game.match + 1;
