@@ -42,7 +42,7 @@ def placeholders(value: object) -> set[str]:
 
 
 def sources() -> list[Path]:
-    found = [*JS.rglob("*.js"), *(ROOT / "server").rglob("*.py")]
+    found = [*JS.rglob("*.js"), *(ROOT / "server").rglob("*.py"), *(ROOT / "client").glob("*.html")]
     return sorted(p for p in found if "vendor" not in p.parts)
 
 

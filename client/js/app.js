@@ -4,7 +4,7 @@
 // `nav` below, so that none of them imports another's page.
 
 import { rejoin, replay, replayLink } from "./lib/api.js";
-import { loadWords, t } from "./lib/i18n.js";
+import { loadWords, t, wordsUrl } from "./lib/i18n.js";
 import { announce, h } from "./lib/dom.js";
 import {
   clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
@@ -175,7 +175,7 @@ async function askForKit() {
       resolve(kept);
     }
     kitAnswers.push(answer);
-    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit" }))
+    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit", words: wordsUrl() }))
       .catch(() => answer(false));
   });
 }
@@ -485,6 +485,8 @@ function boot() {
 
 // the words first (only the catalog of the language in use), then the first screen
 await loadWords();
+document.title = t("page.title");
+document.querySelector("a.skip")?.replaceChildren(t("app.skip"));
 boot();
 
 // the service worker keeps the client's files for a quick start and an offline page, and,

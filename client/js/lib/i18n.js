@@ -85,6 +85,11 @@ export async function loadWords(tag = chosenLanguage()) {
   }
 }
 
+/** The address of the catalog in use (the service worker keeps it with the offline kit). */
+export function wordsUrl() {
+  return `/static/i18n/${current}.json`;
+}
+
 /** Speaks `lang` with `data` (its catalog). */
 export function use(lang, data) {
   current = lang;
