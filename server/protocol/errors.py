@@ -83,12 +83,13 @@ def message_of(
     reason: str | None = None,
     said: str | None = None,
 ) -> str:
-    """An error's message in ``lang``: a refusal's reason worded when the catalogs word it,
-    else the variant's key, else ``error.<code>`` (``server_error``'s for an unknown code)."""
-    if reason is not None and has(f"reason.{reason}"):
-        return words(f"reason.{reason}", lang, args)
+    """An error's message in ``lang``: the room's own Spanish words for Spanish (the engine's
+    refusal names the cards); else a refusal's reason as the catalogs word it, else the
+    variant's key, else ``error.<code>`` (``server_error``'s for an unknown code)."""
     if said is not None and lang == DEFAULT:
         return said
+    if reason is not None and has(f"reason.{reason}"):
+        return words(f"reason.{reason}", lang, args)
     if key is None:
         key = f"error.{code}" if has(f"error.{code}") else "error.server_error"
     return words(key, lang, args)

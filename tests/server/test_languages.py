@@ -147,7 +147,7 @@ async def test_two_cousins_at_one_table_each_in_their_language(server: ServerPro
         foreign = next(c.code for c in DECK if c.code not in view_a["hand"] and c.code not in table)
         error = await a.move({"kind": "trail", "card": foreign}, seq=0)
         assert error["code"] == "illegal" and error["reason"] == "not_in_hand"
-        assert error["message"] == words("error.illegal", "en")
+        assert error["message"] == "You don't have that card in your hand."
         error = await a.move({"kind": "trail", "card": view_a["hand"][0]}, seq=5)
         assert (error["code"], error["message"]) == (
             "stale",

@@ -5,7 +5,7 @@
 // in IndexedDB (localstore.js) before la mesa hears of it, so a reload finds the game where
 // it was. The player is seat 0; the computer, seat 1.
 
-import { t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 import { reducedMotion } from "./dom.js";
 import { loadLocalGame, newSeed, saveLocalGame } from "./localstore.js";
 import { loadAnimMs, loadName } from "./store.js";
@@ -159,8 +159,12 @@ export class LocalRoom {
     if (!answer) return;
     if (answer.error) {
       const rules = answer.code === "not_your_turn" || answer.code === "match_over" || answer.code === "bad_request";
+      // the engine words its refusals in Spanish (naming the cards); another language gets
+      // the catalog's words for the same code, as from the server
+      const key = rules ? `error.${answer.code}` : `reason.${answer.code}`;
+      const message = language().startsWith("es") || !has(key) ? answer.error : t(key);
       this.handlers.onMessage({ type: "error", code: rules ? answer.code : "illegal",
-        ...(rules ? {} : { reason: answer.code }), message: answer.error, id: msg.id });
+        ...(rules ? {} : { reason: answer.code }), message, id: msg.id });
       return;
     }
     await this.keep(answer.moves, answer.view);
