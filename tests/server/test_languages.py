@@ -8,11 +8,15 @@ import json
 import re
 from typing import Any
 
+import httpx
 import pytest
+from starlette.applications import Starlette
+from starlette.routing import Mount
 
 from server.engine import DECK
 from server.i18n import CATALOGS, DEFAULT, catalog, languages, negotiate, words
 from server.protocol import ApiError, ProtocolError, watchers_full
+from server.web.static import ClientFiles
 from tests.support.srvkit import Client, ServerProc
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -194,3 +198,20 @@ async def test_a_lang_that_is_not_a_tag_is_bad_input(server: ServerProc) -> None
         assert error["code"] == "missing_field" and "«lang»" in error["message"]
     finally:
         await client.close()
+
+
+async def test_the_browser_gets_each_catalog_compact_without_the_notes() -> None:
+    app = Starlette(routes=[Mount("/static", ClientFiles(directory=CATALOGS.parent))])
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://casino") as client:
+        for lang in languages():
+            r = await client.get(f"/static/i18n/{lang}.json")
+            assert r.status_code == 200
+            assert r.headers["content-type"].startswith("application/json")
+            served = r.json()
+            words = {k: v for k, v in catalog(lang).items() if not k.startswith("@")}
+            assert {k: v for k, v in served.items() if k != "@@locale"} == words
+            assert served["@@locale"] == lang and "\n" not in r.text
+            assert not any(k.startswith("@") for k in served if k != "@@locale")
+            again = await client.get(r.url, headers={"If-None-Match": r.headers["etag"]})
+            assert again.status_code == 304
