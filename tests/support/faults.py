@@ -34,6 +34,7 @@ class Proxy:
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._writers: set[asyncio.StreamWriter] = set()
+        self._serving: set[asyncio.Task[None]] = set()  # one per connection, until it ends
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
         self._ready.wait(10)
@@ -63,12 +64,23 @@ class Proxy:
             writer.close()
 
     async def _serve(self, down_r: asyncio.StreamReader, down_w: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._serving.add(task)
+        self._writers.add(down_w)
+        try:
+            await self._forward(down_r, down_w)
+        finally:
+            self._writers.discard(down_w)
+            self._serving.discard(task)
+
+    async def _forward(self, down_r: asyncio.StreamReader, down_w: asyncio.StreamWriter) -> None:
         try:
             up_r, up_w = await asyncio.open_connection("127.0.0.1", self.target)
         except OSError:
             down_w.close()
             return
-        self._writers |= {down_w, up_w}
+        self._writers.add(up_w)
         cut = asyncio.Event()
 
         async def pump(
@@ -94,8 +106,10 @@ class Proxy:
                 for w in (down_w, up_w):
                     w.close()
 
-        await asyncio.gather(pump(down_r, up_w, True), pump(up_r, down_w, False))
-        self._writers -= {down_w, up_w}
+        try:
+            await asyncio.gather(pump(down_r, up_w, True), pump(up_r, down_w, False))
+        finally:
+            self._writers.discard(up_w)
 
     def close(self) -> None:
         """Closes every connection and the listening socket, lets their transports finish
@@ -103,16 +117,15 @@ class Proxy:
 
         async def shut() -> None:
             self._server.close()
-            self._cut()
+            for writer in list(self._writers):
+                writer.transport.abort()  # at once, unsent bytes dropped: a cut link
+            if self._serving:  # every connection's task sees its sockets gone and ends
+                await asyncio.wait(set(self._serving), timeout=10)
             await self._server.wait_closed()
-            for _ in range(20):  # the pumps see their sockets close and end
-                if not self._writers:
-                    break
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0)  # the aborted transports' connection_lost callbacks run
 
         with contextlib.suppress(Exception):
-            asyncio.run_coroutine_threadsafe(shut(), self._loop).result(10)
+            asyncio.run_coroutine_threadsafe(shut(), self._loop).result(15)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
         with contextlib.suppress(Exception):
