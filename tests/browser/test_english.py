@@ -10,6 +10,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
+from tests.browser.test_offline import TURN_OR_SHEET, install, play_turn_by_clicks
 from tests.support.a11y import assert_no_violations
 from tests.support.browserkit import LANDSCAPE, PHONE, Player
 
@@ -178,3 +179,30 @@ def test_an_invitation_from_english_to_spanish(make_player: MakePlayer) -> None:
     assert_only(aunt, "es-DO")
     cousin.page.wait_for_selector(".opp-name .conn-dot:not(.off)")
     assert_only(cousin, "en")
+
+
+def test_the_offline_game_in_english(make_player: MakePlayer) -> None:
+    """One online visit in English keeps the English catalog with the offline kit: with no
+    network at all, Inicio, the offline table and its refusals speak English."""
+    cousin = make_player(locale="en-US")
+    install(cousin)
+    page = cousin.page
+    page.click("button.menu-button")
+    page.click("dialog.menu >> text=Leave to the start screen")
+    page.wait_for_selector("main[data-screen='inicio']")
+    cousin.context.set_offline(True)
+    page.goto(cousin.base + "/")
+    page.wait_for_selector("main[data-screen='inicio'] .sin-conexion")
+    assert "There's no connection right now" in page.locator("#inicio-error").inner_text()
+    assert_only(cousin, "en")
+    page.click(".sin-conexion button[data-offline-level='facil']")
+    page.wait_for_selector(".mesa[data-seq]")
+    page.wait_for_function(TURN_OR_SHEET)
+    assert "Computer" in page.locator(".topbar").inner_text()
+    assert_only(cousin, "en")
+    for turn in range(6):
+        page.wait_for_function(TURN_OR_SHEET)
+        if page.locator("dialog.sheet[open]").count():
+            break
+        play_turn_by_clicks(page, keyboard=turn % 2 == 1)
+        assert_only(cousin, "en")

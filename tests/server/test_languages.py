@@ -16,6 +16,7 @@ from starlette.routing import Mount
 from server.engine import DECK
 from server.i18n import CATALOGS, DEFAULT, catalog, languages, negotiate, words
 from server.protocol import ApiError, ProtocolError, watchers_full
+from server.push import push_text
 from server.web.static import ClientFiles
 from tests.support.srvkit import Client, ServerProc
 
@@ -215,3 +216,11 @@ async def test_the_browser_gets_each_catalog_compact_without_the_notes() -> None
             assert not any(k.startswith("@") for k in served if k != "@@locale")
             again = await client.get(r.url, headers={"If-None-Match": r.headers["etag"]})
             assert again.status_code == 304
+
+
+def test_pushes_are_worded_in_the_seats_language() -> None:
+    assert push_text("turn", "Ana", "en") == ("Your turn!", "It's your turn in your game with Ana.")
+    assert push_text("turn", "Ana", "es-DO") == ("¡Te toca!", "Te toca en tu partida con Ana.")
+    # a language kept before there were catalogs ("es"), or one there is none of
+    assert push_text("join", "Beto", "es")[0] == "¡Beto llegó a la mesa!"
+    assert push_text("rematch", "Beto", "fr")[0] == "Beto quiere la revancha"
