@@ -20,6 +20,8 @@ from starlette.responses import Response
 from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
+from ..i18n import negotiate, words
+
 # Revalidate every time: a 304 costs a few bytes and nobody plays with yesterday's code;
 # the service worker is what makes the page open at once.
 STATIC_CACHE = "no-cache"
@@ -41,6 +43,8 @@ class ClientFiles(StaticFiles):
         path = Path(full_path)
         if path.parent.name == "i18n" and path.suffix == ".json":
             return self.catalog_response(path, stat_result, scope)
+        if path.name == "manifest.webmanifest":
+            return self.manifest_response(path, scope)
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = STATIC_CACHE
         return response
@@ -52,6 +56,22 @@ class ClientFiles(StaticFiles):
         if self.is_not_modified(headers, Headers(scope=scope)):
             return NotModifiedResponse(headers)
         return Response(body, media_type="application/json", headers=dict(headers))
+
+    def manifest_response(self, path: Path, scope: Scope) -> Response:
+        """The web app manifest with its name and description in the language the browser
+        asks for (``Accept-Language``: the manifest has no other way to speak two)."""
+        request = Headers(scope=scope)
+        lang = negotiate(request.get("accept-language"))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["lang"] = lang
+        for field in ("name", "short_name", "description"):
+            data[field] = words(f"manifest.{field}", lang)
+        body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+        headers = Headers({"etag": etag, "cache-control": STATIC_CACHE, "vary": "Accept-Language"})
+        if self.is_not_modified(headers, request):
+            return NotModifiedResponse(headers)
+        return Response(body, media_type="application/manifest+json", headers=dict(headers))
 
 
 _compact: dict[tuple[str, int, int], tuple[bytes, str]] = {}

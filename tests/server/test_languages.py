@@ -224,3 +224,27 @@ def test_pushes_are_worded_in_the_seats_language() -> None:
     # a language kept before there were catalogs ("es"), or one there is none of
     assert push_text("join", "Beto", "es")[0] == "¡Beto llegó a la mesa!"
     assert push_text("rematch", "Beto", "fr")[0] == "Beto quiere la revancha"
+
+
+async def test_the_manifest_names_the_app_in_the_browsers_language() -> None:
+    app = Starlette(routes=[Mount("/static", ClientFiles(directory=CATALOGS.parent))])
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://casino") as client:
+        spanish = await client.get("/static/manifest.webmanifest")
+        english = await client.get("/static/manifest.webmanifest", headers=ENGLISH)
+        assert english.headers["content-type"].startswith("application/manifest+json")
+        assert "accept-language" in english.headers["vary"].lower()
+        es, en = spanish.json(), english.json()
+        assert (es["lang"], es["name"]) == ("es-DO", "Casino dominicano")
+        assert (en["lang"], en["name"], en["short_name"]) == ("en", "Dominican Casino", "Casino")
+        assert (
+            en["description"] == "Play Dominican casino against the computer or with your family."
+        )
+        assert {k: v for k, v in en.items() if k not in ("lang", "name", "description")} == {
+            k: v for k, v in es.items() if k not in ("lang", "name", "description")
+        }
+        again = await client.get(
+            "/static/manifest.webmanifest",
+            headers={**ENGLISH, "If-None-Match": english.headers["etag"]},
+        )
+        assert again.status_code == 304
