@@ -21,10 +21,12 @@ const SHELL = [
   "/static/js/lib/connection.js",
   "/static/js/lib/device.js",
   "/static/js/lib/dom.js",
+  "/static/js/lib/i18n.js",
   "/static/js/lib/localroom.js",
   "/static/js/lib/offlinedb.js",
   "/static/js/lib/push.js",
   "/static/js/ui/cards.js",
+  "/static/js/ui/language.js",
   "/static/js/ui/notice.js",
   "/static/js/ui/panels.js",
   "/static/js/ui/push.js",
@@ -91,9 +93,10 @@ const PAGE = "/";
 
 /** Fetches the kit into `cache` (fresh from the server, not the HTTP cache), then the page:
  * one file at a time, at low priority, so that what the page itself asks for meanwhile (a
- * table being opened) never waits behind it. */
-async function keepKit(cache) {
-  for (const url of [...KIT, PAGE]) {
+ * table being opened) never waits behind it. `words`: the catalog of the page's language
+ * (client/i18n/), which the offline game speaks. */
+async function keepKit(cache, words = null) {
+  for (const url of [...KIT, ...(words ? [words] : []), PAGE]) {
     const answer = await fetch(new Request(url, { cache: "reload", priority: "low" }));
     if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
     await cache.put(url, answer);
@@ -102,12 +105,17 @@ async function keepKit(cache) {
 
 let keeping = null; // the kit being fetched: a second ask waits for the same fetch
 
-/** The kit in the current cache: fetched unless it is there already. */
-function kitKept() {
+/** The kit in the current cache: fetched unless it is there already (and the catalog
+ * `words`, a language's words the kit did not keep yet). */
+function kitKept(words = null) {
   if (!keeping) {
     keeping = (async () => {
       const cache = await caches.open(VERSION);
-      if (!(await cache.match(PAGE))) await keepKit(cache);
+      if (!(await cache.match(PAGE))) await keepKit(cache, words);
+      else if (words && !(await cache.match(words))) {
+        const answer = await fetch(new Request(words, { cache: "reload", priority: "low" }));
+        if (answer.ok) await cache.put(words, answer);
+      }
     })().finally(() => {
       keeping = null;
     });
@@ -132,7 +140,9 @@ self.addEventListener("install", (event) => {
 self.addEventListener("message", (event) => {
   if (!event.data || event.data.type !== "offline-kit") return;
   // the page is told either way: it waits for this answer when the player asked to play
-  event.waitUntil(kitKept().then(
+  const words = typeof event.data.words === "string" && /^\/static\/i18n\/[A-Za-z-]+\.json$/.test(event.data.words)
+    ? event.data.words : null;
+  event.waitUntil(kitKept(words).then(
     () => event.source?.postMessage({ type: "offline-kit-ready" }),
     () => event.source?.postMessage({ type: "offline-kit-failed" })));
 });

@@ -4,6 +4,7 @@
 // `nav` below, so that none of them imports another's page.
 
 import { rejoin, replay, replayLink } from "./lib/api.js";
+import { loadWords, t, wordsUrl } from "./lib/i18n.js";
 import { announce, h } from "./lib/dom.js";
 import {
   clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
@@ -174,7 +175,7 @@ async function askForKit() {
       resolve(kept);
     }
     kitAnswers.push(answer);
-    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit" }))
+    navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage({ type: "offline-kit", words: wordsUrl() }))
       .catch(() => answer(false));
   });
 }
@@ -245,11 +246,11 @@ const mesaHooks = {
   seatMoved(token, rejoined) {
     if (rejoined) {
       forgetSeat(token);
-      show("movido", messagePage("Seguiste en otro dispositivo", [
-        h("p", {}, "Tu partida ahora está en el otro dispositivo: sigue jugando allá, donde escribiste el código."),
-        h("p", {}, "Si quieres volver a este, en el otro abre el Menú, toca «Seguir en otro dispositivo» y escribe aquí el código."),
-      ], [["Ir al inicio", () => showInicio(), true]]));
-      announce("Seguiste la partida en otro dispositivo. Aquí ya no se puede jugar.");
+      show("movido", messagePage(t("app.moved_title"), [
+        h("p", {}, t("app.moved_line")),
+        h("p", {}, t("app.moved_back")),
+      ], [[t("invite.home"), () => showInicio(), true]]));
+      announce(t("app.moved_said"));
     } else {
       const stored = loadSession();
       const same = Boolean(stored && stored.token === token);
@@ -257,11 +258,11 @@ const mesaHooks = {
         stored.active = false;
         saveSession(stored);
       }
-      show("movido", messagePage("La partida se abrió en otra pestaña", [
-        h("p", {}, "Tu partida se abrió en otra pestaña o ventana. Aquí se cerró para que no se juegue en dos sitios a la vez."),
-      ], [same ? ["Seguir aquí", () => startGame(stored), true] : null, ["Ir al inicio", () => showInicio(), !same]]
+      show("movido", messagePage(t("app.tab_title"), [
+        h("p", {}, t("app.tab_line")),
+      ], [same ? [t("app.stay_here"), () => startGame(stored), true] : null, [t("invite.home"), () => showInicio(), !same]]
         .filter(Boolean)));
-      announce("La partida se abrió en otra pestaña. Aquí se cerró.");
+      announce(t("app.tab_said"));
     }
     focusMain();
   },
@@ -297,7 +298,7 @@ const localHooks = {
     saveCurrentLocal(null);
     if (neverUp && current) {
       await forgetLocalGame(current.id);
-      if (!kitReady) message = NO_KIT;
+      if (!kitReady) message = t(NO_KIT);
     }
     showInicio(message);
   },
@@ -327,7 +328,7 @@ async function startNewLocal(level) {
   try {
     await saveLocalGame(game);
   } catch {
-    showInicio(NO_LOCAL_STORAGE);
+    showInicio(t(NO_LOCAL_STORAGE));
     return;
   }
   startLocal(game.id, true);
@@ -370,7 +371,7 @@ async function showJoin(invite) {
 }
 
 async function useRejoinLink(code) {
-  show("rejoin", messagePage("Buscando tu partida…"));
+  show("rejoin", messagePage(t("app.searching_game")));
   try {
     startGame(seatFrom(await rejoin(code)));
   } catch (error) {
@@ -381,11 +382,11 @@ async function useRejoinLink(code) {
 
 // ------------------------------------------------------------------ replays
 
-const SEARCHING_REPLAY = "Buscando la repetición…";
+const SEARCHING_REPLAY = "app.searching_replay";
 
 /** A finished match of this seat's room: its shareable code first, then the replay. */
 async function openReplay(token, match) {
-  show("repeticion", messagePage(SEARCHING_REPLAY));
+  show("repeticion", messagePage(t(SEARCHING_REPLAY)));
   try {
     const link = await replayLink(token, match);
     // from the table: the replay takes the table's entry (Back goes where the player was
@@ -399,13 +400,13 @@ async function openReplay(token, match) {
 }
 
 async function showReplay(code) {
-  if (main.dataset.screen !== "repeticion") show("repeticion", messagePage(SEARCHING_REPLAY));
+  if (main.dataset.screen !== "repeticion") show("repeticion", messagePage(t(SEARCHING_REPLAY)));
   let data;
   try {
     data = await replay(code);
   } catch (error) {
-    show("repeticion", messagePage("No se pudo abrir la repetición",
-      [h("p", { class: "error-line", role: "alert" }, error.message)], [["Ir al inicio", toInicio, true]]));
+    show("repeticion", messagePage(t("app.replay_failed"),
+      [h("p", { class: "error-line", role: "alert" }, error.message)], [[t("invite.home"), toInicio, true]]));
     focusMain();
     return;
   }
@@ -425,9 +426,9 @@ function showWatch(code) {
       running = null;
       const again = errorCode === "watchers_full";
       show("mirar-error", messagePage(
-        again ? "La mesa está llena de gente mirando" : "No se puede mirar esa mesa",
+        again ? t("app.watch_full") : t("app.watch_failed"),
         [h("p", { role: "alert" }, message)],
-        [again ? ["Probar otra vez", () => showWatch(code), true] : null, ["Ir al inicio", toInicio]].filter(Boolean)));
+        [again ? [t("invite.retry"), () => showWatch(code), true] : null, [t("invite.home"), toInicio]].filter(Boolean)));
       focusMain();
     },
   });
@@ -482,6 +483,10 @@ function boot() {
   showInicio();
 }
 
+// the words first (only the catalog of the language in use), then the first screen
+await loadWords();
+document.title = t("page.title");
+document.querySelector("a.skip")?.replaceChildren(t("app.skip"));
 boot();
 
 // the service worker keeps the client's files for a quick start and an offline page, and,

@@ -2,6 +2,11 @@
 // for their whole graph): when an offline game is being played, the engine's Web Worker
 // starts now, so that its modules load beside the page's and the table is up sooner.
 // lib/localroom.js takes it (window.casinoEarlyEngine) instead of starting its own.
+// And the player's words (issue 28): the catalog of the language chosen on this device (else
+// the browser's first with a catalog, else es-DO) is read at once, so that every module, and
+// whatever runs once the page has loaded, already speaks it (lib/i18n.js takes it as
+// window.casinoWords). It is one small file, kept by the service worker after the first
+// visit; index.html runs this script after the modules are asked for, so they load meanwhile.
 (function () {
   try {
     var current = JSON.parse(window.localStorage.getItem("casino.sinConexion") || "null");
@@ -10,5 +15,34 @@
     }
   } catch (error) {
     // no storage, no module workers: la mesa starts its own worker, or says it cannot
+  }
+})();
+(function () {
+  var meta = document.querySelector('meta[name="languages"]');
+  var tags = ((meta && meta.getAttribute("content")) || "es-DO").split(/\s+/).filter(Boolean);
+  function match(wanted) {
+    if (typeof wanted !== "string" || !wanted) return null;
+    var lower = wanted.toLowerCase();
+    var base = lower.split("-")[0];
+    for (var i = 0; i < tags.length; i++) if (tags[i].toLowerCase() === lower) return tags[i];
+    for (var j = 0; j < tags.length; j++) if (tags[j].toLowerCase().split("-")[0] === base) return tags[j];
+    return null;
+  }
+  var lang = null;
+  try {
+    lang = match(window.localStorage.getItem("casino.idioma"));
+  } catch (error) {
+    lang = null; // no storage: the browser's language
+  }
+  var wanted = navigator.languages || [navigator.language];
+  for (var k = 0; !lang && k < wanted.length; k++) lang = match(wanted[k]);
+  lang = lang || tags[0];
+  try {
+    var request = new XMLHttpRequest();
+    request.open("GET", "/static/i18n/" + lang + ".json", false);
+    request.send();
+    if (request.status === 200) window.casinoWords = { lang: lang, data: JSON.parse(request.responseText) };
+  } catch (error) {
+    // offline with nothing kept: lib/i18n.js tries again, or falls back to Spanish
   }
 })();

@@ -50,7 +50,7 @@ def error_to_wire(exc: BaseException) -> list[Any]:
     if isinstance(exc, RejoinError):
         return ["rejoin", exc.code]
     if isinstance(exc, ProtocolError):
-        return ["protocol", exc.code, exc.message, exc.id, exc.reason]
+        return ["protocol", exc.code, exc.key, exc.id, exc.reason, exc.values, exc.said]
     return ["protocol", "reconnecting" if is_outage(exc) else "server_error"]
 
 
@@ -60,7 +60,9 @@ def error_from_wire(error: list[Any]) -> Exception:
         return NotOwner()
     if kind == "rejoin":
         return RejoinError(code)
-    message = error[2] if len(error) > 2 and isinstance(error[2], str) else None
+    key = error[2] if len(error) > 2 and isinstance(error[2], str) else None
     message_id = error[3] if len(error) > 3 and isinstance(error[3], str) else None
     reason = error[4] if len(error) > 4 and isinstance(error[4], str) else None
-    return ProtocolError(code, message, id=message_id, reason=reason)
+    args = error[5] if len(error) > 5 and isinstance(error[5], dict) else None
+    said = error[6] if len(error) > 6 and isinstance(error[6], str) else None
+    return ProtocolError(code, key, id=message_id, reason=reason, args=args, said=said)

@@ -17,7 +17,7 @@ from ..push.keys import b64url_decode
 from ..store import Storage, Subscription
 from .tokens import seat_of
 
-UNKNOWN_SERVICE = "Ese servicio de avisos no lo conocemos: prueba con otro navegador."
+UNKNOWN_SERVICE = "error.bad_subscription.service"
 
 
 def subscription_of(raw: SubscriptionBody, services: tuple[str, ...]) -> Subscription:

@@ -2,7 +2,7 @@
 
 - ``incoming``: client → server, one closed set of typed messages read by ``parse_client``.
 - ``outgoing``: server → client, typed messages written by ``encode``.
-- ``errors``: a code and the Spanish message a player reads; the close codes.
+- ``errors``: a code and the message a player reads, in their language; the close codes.
 """
 
 from .errors import (
@@ -12,9 +12,9 @@ from .errors import (
     CLOSE_SEAT_MOVED,
     CLOSE_SERVER_ERROR,
     MESSAGES_ES,
-    REACTIONS_LIMITED_ES,
     ApiError,
     ProtocolError,
+    message_of,
     watchers_full,
 )
 from .incoming import (
@@ -72,7 +72,6 @@ __all__ = [
     "MAX_WATCH_CODE",
     "MESSAGES_ES",
     "REACTIONS",
-    "REACTIONS_LIMITED_ES",
     "Ack",
     "ApiError",
     "ClientMessage",
@@ -85,6 +84,7 @@ __all__ = [
     "Pong",
     "Presence",
     "ProtocolError",
+    "message_of",
     "Raw",
     "ReactMsg",
     "Reaction",

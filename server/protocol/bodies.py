@@ -130,9 +130,7 @@ class GamesBody:
         if not isinstance(raw, list) or not all(is_token(t) for t in raw):
             raise ApiError("bad_tokens")
         if len(raw) > MAX_GAMES:
-            raise ApiError(
-                "bad_tokens", f"Son demasiadas partidas: a lo sumo {MAX_GAMES} a la vez."
-            )
+            raise ApiError("bad_tokens", "error.bad_tokens.many", args={"n": MAX_GAMES})
         return cls(tuple(raw))
 
 

@@ -1,66 +1,22 @@
-"""Errors, both ways: a code and the Spanish message a player reads (``MESSAGES_ES``), and
-the websocket close codes (docs/protocol.md, "Error codes")."""
+"""Errors, both ways: a code (the contract) and the message a player reads, worded from the
+catalogs (``server.i18n``: ``error.<code>``, or a variant's key, with its arguments; a
+refused move's ``reason.<reason>``) in the language the client speaks; and the websocket
+close codes (docs/protocol.md, "Error codes")."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import DEFAULT, Args, catalog, has, words
 from .outgoing import Error, encode
 
-# code -> Spanish message a player can read
+# code -> Spanish message a player can read (the default language's catalog, issue 28)
 MESSAGES_ES: dict[str, str] = {
-    "bad_json": "No entendimos ese mensaje.",
-    "unknown_type": "No conocemos ese tipo de mensaje.",
-    "missing_field": "Falta un dato en el mensaje.",
-    "hello_first": "Primero hay que entrar a la mesa.",
-    "already_hello": "Ya estás conectado a esta mesa.",
-    "bad_token": "Esa partida ya no está en este dispositivo: siguió en otro, o ya se borró.",
-    "bad_origin": "Esta página no puede conectarse al juego.",
-    "rate_limited": "Vas muy rápido. Espera un momento.",
-    "invalid_move": "Esa jugada no se entiende.",
-    "not_your_turn": "Todavía no es tu turno.",
-    "stale": "La mesa cambió. Mira la jugada nueva.",
-    "illegal": "Esa jugada no se permite.",
-    "waiting_for_friend": "Todavía falta tu amigo.",
-    "match_over": "La partida ya terminó.",
-    "not_over": "La partida todavía no ha terminado.",
-    "not_absent": "Tu amigo está conectado.",
-    "too_early": "Dale un chance: tu amigo todavía puede volver.",
-    "bad_level": "Ese nivel no existe.",
-    "turns_wait": (
-        "Es una partida por turnos: tu amigo juega cuando pueda. Si tarda mucho, "
-        "en la mesa te ofrecemos que la computadora juegue por tu amigo."
-    ),
-    "server_error": "Algo salió mal. Intenta otra vez.",
-    # the database or the link between server processes is away for a moment: nothing
-    # acknowledged is lost, and the game comes back by itself
-    "reconnecting": "Se está reconectando el servidor. Un momentico, ya volvemos.",
-    "watch_unknown": "No encontramos esa mesa para mirar. Revisa el enlace.",
-    "watchers_full": "Esa mesa ya tiene muchas personas mirando. Prueba más tarde.",
-    "watch_only": "Estás mirando la mesa: desde aquí no se juega ni se reacciona.",
-    "bad_reaction": "Esa reacción no existe.",
-    # HTTP
-    "bad_request": "No entendimos esa petición.",
-    "bad_mode": "Escoge jugar contra la computadora o contra un amigo.",
-    "bad_name": "Escribe un nombre de 1 a 20 letras.",
-    "bad_key": "No entendimos esa petición.",
-    "invite_unknown": "No encontramos esa invitación. Revisa el enlace.",
-    "room_full": "Esa mesa ya tiene dos jugadores.",
-    "room_unknown": "No encontramos esa mesa.",
-    "code_unknown": "Ese código no existe. Revísalo.",
-    "code_expired": "Ese código ya venció. Pide uno nuevo.",
-    "code_used": "Ese código ya se usó. Pide uno nuevo.",
-    "bad_qr_text": "Ese enlace no es de este sitio.",
-    "not_found": "Esa página no existe.",
-    "bad_turns": "«Por turnos» es solo para jugar con un amigo (sí o no).",
-    "bad_tokens": "No entendimos la lista de partidas de este dispositivo.",
-    "bad_match": "Esa partida no existe en esta mesa.",
-    "not_finished": "Esa partida todavía no ha terminado: la repetición sale al final.",
-    "replay_unknown": "No encontramos esa repetición. Revisa el enlace.",
-    # Web Push (issue 29)
-    "bad_subscription": "No pudimos activar los avisos en este navegador.",
-    "push_not_friend": "Los avisos son para las partidas con amigos.",
+    key.removeprefix("error."): text
+    for key, text in catalog(DEFAULT).items()
+    if key.startswith("error.") and key.count(".") == 1
 }
+
 
 # websocket close codes (docs/protocol.md)
 CLOSE_NORMAL = 1000
@@ -71,47 +27,93 @@ CLOSE_SEAT_MOVED = 4000
 
 
 class ProtocolError(Exception):
-    """A message the server answers with an error; nothing changed."""
+    """A message the server answers with an error; nothing changed. ``key``: the catalog's
+    text (``error.<code>`` unless a variant says more), ``args`` its placeholders;
+    ``said``: words of the default language (Spanish) the catalogs do not hold, such as the
+    engine's own words of a refusal; given as ``key``, a text that is not a key is ``said``.
+    Other languages get the catalog's ``error.<code>`` instead."""
 
     def __init__(
         self,
         code: str,
-        message: str | None = None,
+        key: str | None = None,
         *,
+        args: Args | None = None,
         id: str | None = None,
         reason: str | None = None,
+        said: str | None = None,
     ) -> None:
         super().__init__(code)
         self.code = code
-        self.message = message or MESSAGES_ES.get(code, MESSAGES_ES["server_error"])
+        if key is not None and not has(key):  # words of its own, in the default language
+            key, said = None, key
+        self.key = key
+        self.values = dict(args or {})
         self.id = id
         self.reason = reason
+        self.said = said
 
-    def to_message(self) -> Error:
-        return Error(self.code, self.message, self.id, self.reason)
+    def message_in(self, lang: str = DEFAULT) -> str:
+        """The message in ``lang`` (a language of the catalogs)."""
+        return message_of(
+            self.code, lang, key=self.key, args=self.values, reason=self.reason, said=self.said
+        )
 
-    def to_text(self) -> str:
-        return encode(self.to_message())
+    @property
+    def message(self) -> str:
+        """The message in the default language (Spanish)."""
+        return self.message_in(DEFAULT)
+
+    def to_message(self, lang: str = DEFAULT) -> Error:
+        # a refusal carries its arguments (a room's answer is worded again by each socket,
+        # in its player's language: server.web.session.reworded)
+        args = self.values or None if self.reason is not None else None
+        return Error(self.code, self.message_in(lang), self.id, self.reason, args)
+
+    def to_text(self, lang: str = DEFAULT) -> str:
+        return encode(self.to_message(lang))
+
+
+def message_of(
+    code: str,
+    lang: str = DEFAULT,
+    *,
+    key: str | None = None,
+    args: Args | None = None,
+    reason: str | None = None,
+    said: str | None = None,
+) -> str:
+    """An error's message in ``lang``: the room's own Spanish words for Spanish (the engine's
+    refusal names the cards); else a refusal's reason as the catalogs word it, else the
+    variant's key, else ``error.<code>`` (``server_error``'s for an unknown code)."""
+    if said is not None and lang == DEFAULT:
+        return said
+    if reason is not None and has(f"reason.{reason}"):
+        return words(f"reason.{reason}", lang, args)
+    if key is None:
+        key = f"error.{code}" if has(f"error.{code}") else "error.server_error"
+    return words(key, lang, args)
 
 
 class ApiError(ProtocolError):
-    """An HTTP API error: the same code + Spanish message. The web layer picks the status
-    from the code (``app.STATUS``) unless it set one itself (``status``)."""
+    """An HTTP API error: the same code + message. The web layer picks the status from the
+    code (``app.STATUS``) unless it set one itself (``status``)."""
 
-    def __init__(self, code: str, message: str | None = None, *, status: int | None = None) -> None:
-        super().__init__(code, message)
+    def __init__(
+        self,
+        code: str,
+        key: str | None = None,
+        *,
+        args: Args | None = None,
+        status: int | None = None,
+    ) -> None:
+        super().__init__(code, key, args=args)
         self.status = status
 
-    def body(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message}}
-
-
-REACTIONS_LIMITED_ES = "Muchas reacciones seguidas. Espera unos segundos."
+    def body(self, lang: str = DEFAULT) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message_in(lang)}}
 
 
 def watchers_full(cap: int) -> ProtocolError:
     """The answer to one watcher more than a room admits."""
-    return ProtocolError(
-        "watchers_full",
-        f"Esa mesa ya tiene {cap} personas mirando, que es el máximo. Prueba más tarde.",
-    )
+    return ProtocolError("watchers_full", "error.watchers_full.cap", args={"n": cap})

@@ -57,7 +57,7 @@ def plain_field(data: dict[str, Any], name: str, max_len: int) -> str:
 
 
 def _missing(name: str) -> ProtocolError:
-    return ProtocolError("missing_field", f"Falta el dato «{name}» o no es válido.")
+    return ProtocolError("missing_field", "error.missing_field.named", args={"field": name})
 
 
 def _int_field(data: dict[str, Any], name: str) -> int:
@@ -80,6 +80,7 @@ def loads(text: str | bytes) -> Any:
 class Hello:
     token: str
     since: int | None
+    lang: str | None = None  # the language the client speaks (issue 28), a BCP 47 tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +112,7 @@ class WatchMsg:
 
     code: str
     since: int | None
+    lang: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,16 @@ def normalize_watch_code(text: str) -> str:
     return "".join(ch for ch in text.upper() if ch not in " -_")
 
 
+MAX_LANG = 35  # a BCP 47 tag as browsers send them ("es-DO", "en-US")
+
+
+def _lang_field(data: dict[str, Any]) -> str | None:
+    """``hello``'s and ``watch``'s optional ``lang``: the language the player reads."""
+    if data.get("lang") is None:
+        return None
+    return plain_field(data, "lang", MAX_LANG)
+
+
 def parse_client(text: str | bytes) -> ClientMessage:
     """Reads one client frame; raises ProtocolError for anything not in the protocol. An
     error about a message that carries a valid ``id`` carries that id."""
@@ -144,7 +156,8 @@ def parse_client(text: str | bytes) -> ClientMessage:
         token = data.get("token")
         if not is_token(token):
             raise _missing("token")
-        return Hello(token, None if data.get("since") is None else _int_field(data, "since"))
+        since = None if data.get("since") is None else _int_field(data, "since")
+        return Hello(token, since, _lang_field(data))
     if kind == "move":
         move_id = plain_field(data, "id", MAX_ID)
         try:  # every error from here on answers this move: it carries its id
@@ -182,13 +195,16 @@ def parse_client(text: str | bytes) -> ClientMessage:
         ):
             raise _missing("code")
         since = None if data.get("since") is None else _int_field(data, "since")
-        return WatchMsg(normalize_watch_code(code), since)
+        return WatchMsg(normalize_watch_code(code), since, _lang_field(data))
     if kind == "react":
         react_id = None if data.get("id") is None else plain_field(data, "id", MAX_ID)
         reaction = data.get("reaction")
         if reaction is None:
             raise ProtocolError(
-                "missing_field", "Falta el dato «reaction» o no es válido.", id=react_id
+                "missing_field",
+                "error.missing_field.named",
+                args={"field": "reaction"},
+                id=react_id,
             )
         if not isinstance(reaction, str) or reaction not in REACTIONS:
             raise ProtocolError("bad_reaction", id=react_id)

@@ -95,8 +95,8 @@ def default_name(seat: int) -> str:
     return f"Jugador {seat + 1}"
 
 
-def bad_name(message: str) -> ApiError:
-    return ApiError("bad_name", message)
+def bad_name(key: str) -> ApiError:
+    return ApiError("bad_name", key)
 
 
 def skeleton(name: str) -> str:
@@ -131,19 +131,19 @@ def person_name(raw: object) -> str | None:
     if raw is None or (isinstance(raw, str) and not raw.strip()):
         return None
     if not isinstance(raw, str):
-        raise bad_name("Escribe un nombre de 1 a 20 letras.")
+        raise bad_name("error.bad_name")
     name = unicodedata.normalize("NFC", " ".join(raw.split()))
     if len(name) > MAX_NAME:
-        raise bad_name("Escribe un nombre de 1 a 20 letras.")
+        raise bad_name("error.bad_name")
     if any(_refused_character(ch) for ch in name):
-        raise bad_name("Ese nombre tiene caracteres que no se ven. Escríbelo con letras.")
+        raise bad_name("error.bad_name.invisible")
     marks = 0
     for ch in name:
         marks = marks + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
         if marks > MAX_MARKS:
-            raise bad_name("Ese nombre tiene demasiados acentos juntos.")
+            raise bad_name("error.bad_name.marks")
     if not any(_visible_letter_or_digit(ch) for ch in name):
-        raise bad_name("El nombre necesita al menos una letra o un número.")
+        raise bad_name("error.bad_name.no_letter")
     if reads_as_ours(name):
-        raise bad_name("Ese nombre es del juego. Escoge otro.")
+        raise bad_name("error.bad_name.taken")
     return name

@@ -4,6 +4,7 @@ else. Events and views already encoded (a room keeps its history as text) travel
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +69,7 @@ class Error:
     message: str
     id: str | None = None
     reason: str | None = None
+    args: Mapping[str, object] | None = None  # the values the message was worded with
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,12 +149,14 @@ def _json(message: ServerMessage) -> Json:
             return {"type": "state", "seq": seq, "view": view}
         case Presence(seat, presence):
             return {"type": "presence", "seat": seat, "presence": presence}
-        case Error(code, text, move_id, reason):
+        case Error(code, text, move_id, reason, args):
             data = {"type": "error", "code": code, "message": text}
             if move_id is not None:
                 data["id"] = move_id
             if reason is not None:
                 data["reason"] = reason
+            if args:
+                data["args"] = dict(args)
             if code in FATAL_CODES:
                 data["fatal"] = True
             return data

@@ -36,7 +36,7 @@ async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> s
         try:
             new_seq = await apply(room, seat, move, move_id)
         except IllegalMove as exc:
-            raise ProtocolError("illegal", exc.message, reason=exc.code) from None
+            raise ProtocolError("illegal", reason=exc.code, said=exc.message) from None
     except ProtocolError as exc:
         exc.id = move_id
         answer = exc.to_text()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from ..cluster import WATCHERS
 from ..protocol import (
-    REACTIONS_LIMITED_ES,
     ProtocolError,
     Reaction,
     Watchers,
@@ -68,7 +67,7 @@ async def react(room: Room, seat: int, reaction: str) -> None:
     own page shows it already; never stored). At most ``REACTION_LIMIT`` per seat in
     ``REACTION_WINDOW`` seconds (``sockets.py``)."""
     if not room.sockets.reaction_allowed(seat):
-        raise ProtocolError("rate_limited", REACTIONS_LIMITED_ES)
+        raise ProtocolError("rate_limited", "error.rate_limited.reactions")
     message = Reaction(seat, reaction)
     await room.send_others(seat, message)
     await room.tell_watchers(encode(message))

@@ -16,6 +16,7 @@ from ..cluster import is_outage
 from ..edge.limits import client_key
 from ..edge.security import origin_allowed
 from ..edge.shared_limits import Budget, RateLimit
+from ..i18n import negotiate
 from ..protocol import ApiError, ProtocolError, loads
 from ..protocol.bodies import (
     GamesBody,
@@ -76,13 +77,11 @@ async def limited(request: Request, name: str) -> None:
     """Per address (IPv6: per /64), before the body is even read."""
     limit: RateLimit = getattr(limits_of(request), name)
     if not await limit.allow(client_key(request.client.host if request.client else None)):
-        raise ApiError("rate_limited", "Demasiados intentos. Espera un momento.")
+        raise ApiError("rate_limited", "error.rate_limited.tries")
 
 
-CODES_PAUSED = "Hubo demasiados intentos con códigos equivocados. Espera un minuto o usa el enlace."
-MISSES_HERE = (
-    "Hubo demasiados intentos con códigos equivocados desde tu conexión. Espera un minuto."
-)
+CODES_PAUSED = "error.rate_limited.codes_paused"
+MISSES_HERE = "error.rate_limited.misses_here"
 
 
 async def budget_of(request: Request, name: str) -> Budget:
@@ -139,23 +138,30 @@ async def read_json(request: Request) -> dict[str, Any]:
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+def lang_of(request: Request) -> str:
+    """The language the client reads (its ``Accept-Language``; the app sends its own)."""
+    return negotiate(request.headers.get("accept-language"))
+
+
 def api(handler: Handler) -> Handler:
-    """JSON errors with a code and a Spanish message; never a stack trace to a client."""
+    """JSON errors with a code and a message in the client's language (``Accept-Language``);
+    never a stack trace to a client."""
 
     async def wrapped(request: Request) -> Response:
         try:
             return await handler(request)
         except ApiError as exc:
-            return JSONResponse(exc.body(), status_code=status_of(exc))
+            return JSONResponse(exc.body(lang_of(request)), status_code=status_of(exc))
         except ProtocolError as exc:  # from a room (e.g. it stopped under the request)
             error = ApiError(exc.code)
-            return JSONResponse(error.body(), status_code=status_of(error))
+            return JSONResponse(error.body(lang_of(request)), status_code=status_of(error))
         except Exception as exc:
             if is_outage(exc):  # the database or Redis is away for a moment
                 error = ApiError("reconnecting")
-                return JSONResponse(error.body(), status_code=status_of(error))
+                return JSONResponse(error.body(lang_of(request)), status_code=status_of(error))
             log.exception("error in %s", handler.__name__)
-            return JSONResponse(ApiError("server_error").body(), status_code=500)
+            body = ApiError("server_error").body(lang_of(request))
+            return JSONResponse(body, status_code=500)
 
     wrapped.__name__ = handler.__name__
     return wrapped

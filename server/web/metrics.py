@@ -24,11 +24,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..cluster import LocalHub, RedisHub
-from ..protocol import MESSAGES_ES
+from ..i18n import negotiate
 from ..rooms.memory import sizes as room_sizes
 from ..rooms.stops import REASONS
 from ..store.database import SECONDS_BUCKETS, SIZE_BUCKETS, BatchStats
-from .pages import spanish_page
+from .pages import short_page
 from .services import Services, services_of, settings_of
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -150,7 +150,8 @@ def allowed(host: str | None, allow: str) -> bool:
 async def metrics(request: Request) -> Response:
     if not allowed(request.client.host if request.client else None,
                    settings_of(request).metrics_allow_ips):  # fmt: skip
-        return spanish_page(MESSAGES_ES["not_found"], 404)  # as if it were not there
+        lang = negotiate(request.headers.get("accept-language"))
+        return short_page("error.not_found", 404, lang=lang)  # as if it were not there
     registry = CollectorRegistry(auto_describe=False)
     registry.register(ProcessMetrics(services_of(request)))
     return Response(generate_latest(registry), media_type=CONTENT_TYPE)

@@ -1,6 +1,6 @@
 """The pages: the client's shell at every address a link may open, Starlette's own errors in
-Spanish (a short page in the site's look, with the way to Inicio), and ``/healthz`` for the
-load balancer."""
+the client's language (a short page in the site's look, with the way to Inicio), and
+``/healthz`` for the load balancer."""
 
 from __future__ import annotations
 
@@ -11,21 +11,26 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
+from ..i18n import DEFAULT, negotiate, words
 from ..protocol import ApiError
 from .services import services_of, settings_of
 
 
-def spanish_page(text: str, status: int, headers: Mapping[str, str] | None = None) -> Response:
-    """A short page in the site's look (the offline page's stylesheet) that says ``text``
-    and leads back to Inicio."""
+def short_page(
+    key: str, status: int, headers: Mapping[str, str] | None = None, lang: str = DEFAULT
+) -> Response:
+    """A short page in the site's look (the offline page's stylesheet) that says the
+    catalog's ``key`` in ``lang`` and leads back to Inicio."""
     return HTMLResponse(
-        '<!doctype html><html lang="es-DO"><head><meta charset="utf-8">'
+        f'<!doctype html><html lang="{html.escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="theme-color" content="#0d5c3a"><title>Casino dominicano</title>'
+        '<meta name="theme-color" content="#0d5c3a">'
+        f"<title>{html.escape(words('page.title', lang), quote=False)}</title>"
         '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/css/offline.css"></head>'
-        f"<body><main><h1>{html.escape(text)}</h1>"
-        '<p><a class="home" href="/">Ir al inicio</a></p></main></body></html>',
+        f"<body><main><h1>{html.escape(words(key, lang), quote=False)}</h1>"
+        f'<p><a class="home" href="/">{html.escape(words("page.home", lang), quote=False)}</a></p>'
+        "</main></body></html>",
         status_code=status,
         headers=headers,
     )
@@ -34,18 +39,21 @@ def spanish_page(text: str, status: int, headers: Mapping[str, str] | None = Non
 async def index_page(request: Request) -> Response:
     index = settings_of(request).client_dir / "index.html"
     if not index.is_file():
-        return spanish_page("El juego todavía no está instalado.", 404)
+        lang = negotiate(request.headers.get("accept-language"))
+        return short_page("error.not_installed", 404, lang=lang)
     return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
-    """Starlette's own errors (no such path or file, wrong method) in Spanish too: the
-    API's error shape under /api/, a short page elsewhere."""
+    """Starlette's own errors (no such path or file, wrong method) in the client's language
+    too: the API's error shape under /api/, a short page elsewhere."""
     assert isinstance(exc, HTTPException)
-    error = ApiError("not_found" if exc.status_code == 404 else "bad_request")
+    lang = negotiate(request.headers.get("accept-language"))
+    code = "not_found" if exc.status_code == 404 else "bad_request"
     if request.url.path.startswith("/api/"):
-        return JSONResponse(error.body(), status_code=exc.status_code, headers=exc.headers)
-    return spanish_page(error.message, exc.status_code, exc.headers)
+        body = ApiError(code).body(lang)
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    return short_page(f"error.{code}", exc.status_code, exc.headers, lang)
 
 
 async def healthz(request: Request) -> Response:

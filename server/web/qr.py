@@ -57,9 +57,7 @@ class QrMaker:
             self.cache.move_to_end(url)
             return found
         if self.waiting >= MAX_WAITING:
-            raise ApiError(
-                "busy", "El servidor está muy ocupado. Prueba otra vez en un momento.", status=503
-            )
+            raise ApiError("busy", "error.busy", status=503)
         self.waiting += 1
         try:
             if self.executor is None:

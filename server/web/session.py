@@ -2,7 +2,9 @@
 whose seat it is (``hello``) or which room it watches (``watch``); every message after that
 goes to its room command (``dispatch``), wherever the room lives (``Router``). Frames reach
 the socket through the hub (``Socket`` is the hub's ``Sink``): a queue and a writer task,
-so a slow phone never holds up its room.
+so a slow phone never holds up its room. Each socket speaks its player's language (the
+``hello``'s ``lang``, else the upgrade's ``Accept-Language``): the errors it is sent are
+worded in it, whoever produced them (issue 28).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..cluster import WATCHERS, Hub, is_outage, new_conn_id
 from ..edge.limits import TokenBucket
 from ..edge.security import origin_allowed
+from ..i18n import DEFAULT, language, negotiate
 from ..lobby.tokens import find_seat
 from ..protocol import (
     CLOSE_NORMAL,
@@ -34,8 +37,11 @@ from ..protocol import (
     RematchMsg,
     TakeoverMsg,
     WatchMsg,
+    dumps,
     encode,
+    loads,
     message_id,
+    message_of,
     parse_client,
 )
 from ..rooms import Router
@@ -50,14 +56,28 @@ class Socket:
     """One websocket: a queue of frames to send and a writer task. ``deliver`` and ``close``
     only queue (it is the hub's ``Sink``)."""
 
-    def __init__(self, websocket: WebSocket, max_queue: int, conn_id: str) -> None:
+    def __init__(
+        self, websocket: WebSocket, max_queue: int, conn_id: str, lang: str = DEFAULT
+    ) -> None:
         self.websocket = websocket
+        self.lang = lang  # the player's language: the errors this socket is sent
         self.id = conn_id  # names this process: the room's owner may be another one
         self.max_queue = max_queue
         self.queue: asyncio.Queue[str | int] = asyncio.Queue()
         self.closed = False
 
     def deliver(self, text: str) -> None:
+        """A frame from the room (or its answer to a move): an error in the player's
+        language (the room words them in the default one)."""
+        if self.lang != DEFAULT and text.startswith('{"type":"error"'):
+            text = reworded(text, self.lang)
+        self.send(text)
+
+    def say(self, error: ProtocolError) -> None:
+        """An error this session found, worded in the player's language."""
+        self.send(error.to_text(self.lang))
+
+    def send(self, text: str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= self.max_queue:
@@ -80,6 +100,22 @@ class Socket:
                 await self.websocket.send_text(item)
         except Exception:  # the socket went away: the reader sees it too
             self.closed = True
+
+
+def reworded(text: str, lang: str) -> str:
+    """An error frame with its message in ``lang``: from its code, reason and arguments."""
+    try:
+        data = loads(text)
+        args = data.get("args")
+        data["message"] = message_of(
+            data["code"],
+            lang,
+            args=args if isinstance(args, dict) else None,
+            reason=data.get("reason"),
+        )
+    except Exception:  # never lose a frame over its words
+        return text
+    return dumps(data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +149,16 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     settings, router, hub = services.settings, services.router, services.hub
     await websocket.accept()
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), settings):
-        await websocket.send_text(ProtocolError("bad_origin").to_text())
+        lang = negotiate(websocket.headers.get("accept-language"))
+        await websocket.send_text(ProtocolError("bad_origin").to_text(lang))
         await websocket.close(CLOSE_POLICY)
         return
-    sock = Socket(websocket, settings.ws_queue, new_conn_id(services.registry.node))
+    sock = Socket(
+        websocket,
+        settings.ws_queue,
+        new_conn_id(services.registry.node),
+        negotiate(websocket.headers.get("accept-language")),
+    )
     writer = asyncio.create_task(sock.writer())
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
     listener: Listener | None = None
@@ -126,7 +168,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                 try:
                     frame = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
                 except TimeoutError:
-                    sock.deliver(ProtocolError("hello_first").to_text())
+                    sock.say(ProtocolError("hello_first"))
                     sock.close(CLOSE_POLICY)
                     break
             else:
@@ -137,7 +179,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             if text is None:
                 text = frame.get("bytes") or b""
             if not bucket.allow():
-                sock.deliver(ProtocolError("rate_limited", id=message_id(text)).to_text())
+                sock.say(ProtocolError("rate_limited", id=message_id(text)))
                 if bucket.refused >= settings.ws_flood_close:
                     sock.close(CLOSE_POLICY)
                 continue
@@ -150,7 +192,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             except ProtocolError as exc:
                 if exc.id is None:  # every answer to a message with a valid id carries it
                     exc.id = message_id(text)
-                sock.deliver(exc.to_text())
+                sock.say(exc)
                 if listener is None and exc.code in CLOSING_CODES:
                     sock.close(CLOSE_POLICY)
                 elif listener is None and exc.code == "server_error":
@@ -159,11 +201,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
                     sock.close(CLOSE_RECONNECT)  # try again, on any process
             except Exception as exc:
                 if is_outage(exc):  # the database or Redis is away: the client comes back
-                    sock.deliver(ProtocolError("reconnecting").to_text())
+                    sock.say(ProtocolError("reconnecting"))
                     sock.close(CLOSE_RECONNECT)
                     continue
                 log.exception("error handling a websocket message")
-                sock.deliver(ProtocolError("server_error").to_text())
+                sock.say(ProtocolError("server_error"))
     except WebSocketDisconnect:
         pass
     finally:
@@ -186,6 +228,8 @@ async def hello(
 ) -> Listener:
     """The first message of a socket: whose seat it is, or which room it watches (the room's
     actor sends the welcome)."""
+    if isinstance(message, Hello | WatchMsg) and message.lang is not None:
+        sock.lang = language(message.lang)
     if isinstance(message, WatchMsg):
         room_id = await storage.codes.room_for_watch(message.code)
         if room_id is None:

@@ -7,16 +7,20 @@ installs afresh (see client/sw.js)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
+
+from ..i18n import negotiate, words
 
 # Revalidate every time: a 304 costs a few bytes and nobody plays with yesterday's code;
 # the service worker is what makes the page open at once.
@@ -36,9 +40,55 @@ class ClientFiles(StaticFiles):
         scope: Scope,
         status_code: int = 200,
     ) -> Response:
+        path = Path(full_path)
+        if path.parent.name == "i18n" and path.suffix == ".json":
+            return self.catalog_response(path, stat_result, scope)
+        if path.name == "manifest.webmanifest":
+            return self.manifest_response(path, scope)
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = STATIC_CACHE
         return response
+
+    def catalog_response(self, path: Path, stat_result: os.stat_result, scope: Scope) -> Response:
+        """A catalog of the player's words, compact (``compact_catalog``), with its ETag."""
+        body, etag = compact_catalog(path, stat_result)
+        headers = Headers({"etag": etag, "cache-control": STATIC_CACHE})
+        if self.is_not_modified(headers, Headers(scope=scope)):
+            return NotModifiedResponse(headers)
+        return Response(body, media_type="application/json", headers=dict(headers))
+
+    def manifest_response(self, path: Path, scope: Scope) -> Response:
+        """The web app manifest with its name and description in the language the browser
+        asks for (``Accept-Language``: the manifest has no other way to speak two)."""
+        request = Headers(scope=scope)
+        lang = negotiate(request.get("accept-language"))
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["lang"] = lang
+        for field in ("name", "short_name", "description"):
+            data[field] = words(f"manifest.{field}", lang)
+        body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+        headers = Headers({"etag": etag, "cache-control": STATIC_CACHE, "vary": "Accept-Language"})
+        if self.is_not_modified(headers, request):
+            return NotModifiedResponse(headers)
+        return Response(body, media_type="application/manifest+json", headers=dict(headers))
+
+
+_compact: dict[tuple[str, int, int], tuple[bytes, str]] = {}
+
+
+def compact_catalog(path: Path, stat_result: os.stat_result) -> tuple[bytes, str]:
+    """A catalog as the browser needs it (issue 28): the translator's notes (``@key``) and
+    the file's layout left out, the texts as they are. Kept per file version."""
+    key = (str(path), stat_result.st_mtime_ns, stat_result.st_size)
+    found = _compact.get(key)
+    if found is None:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        words = {k: v for k, v in data.items() if not k.startswith("@") or k == "@@locale"}
+        body = json.dumps(words, ensure_ascii=False, separators=(",", ":")).encode()
+        found = body, '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+        _compact[key] = found
+    return found
 
 
 def client_digest(client_dir: Path) -> str:

@@ -91,7 +91,8 @@ def make_player(
 ) -> Iterator[Callable[..., Player]]:
     """``make_player(viewport=PHONE, anim_ms=0)``: a fresh device (browser context) on the
     server's front page. ``anim_ms`` is how long the opponent's move stays on screen;
-    ``service_workers="block"``: a browser that runs none (a private window, say)."""
+    ``service_workers="block"``: a browser that runs none (a private window, say);
+    ``locale``: the device's language (``navigator.languages``, ``Accept-Language``)."""
     contexts = []
     players: list[Player] = []
 
@@ -101,10 +102,11 @@ def make_player(
         reduced_motion: str = "no-preference",
         base: str | None = None,
         service_workers: str = "allow",
+        locale: str = "es-DO",
     ) -> Player:
         context = browser.new_context(  # type: ignore[attr-defined]
             viewport=viewport or PHONE,
-            locale="es-DO",
+            locale=locale,
             reduced_motion=reduced_motion,
             service_workers=service_workers,
         )

@@ -19,6 +19,7 @@ import websockets
 from alembic import command
 
 from server.engine import Card, Position
+from server.i18n import DEFAULT, words
 from server.protocol import (
     REACTIONS,
     ProtocolError,
@@ -512,6 +513,11 @@ def test_the_watchers_messages_are_written_by_the_one_encoder() -> None:
 
 
 def test_the_client_shows_the_same_reactions_as_the_server() -> None:
+    # the client's words come from the catalogs (issue 28): reaction.<id> in Spanish; an
+    # emoji is drawn as written in ui/reactions.js
     text = (ROOT / "client" / "js" / "ui" / "reactions.js").read_text()
-    found = re.findall(r'\{ id: "([a-z_]+)", text: "([^"]+)"', text)
+    found = [
+        (rid, emoji or words(f"reaction.{rid}", DEFAULT))
+        for kind, rid, emoji in re.findall(r'\b(words|emoji)\("([a-z_]+)"(?:, "([^"]+)")?\)', text)
+    ]
     assert dict(found) == REACTIONS and len(found) == len(REACTIONS)

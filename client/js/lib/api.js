@@ -1,6 +1,8 @@
 // HTTP calls to the game server. Every error becomes an ApiError carrying the server's
 // Spanish message (or a friendly one when the network itself failed).
 
+import { language, t } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(code, message, status) {
     super(message);
@@ -14,12 +16,14 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      // the server words its errors in the language the player reads
+      headers: body === undefined ? { "Accept-Language": language() }
+        : { "Content-Type": "application/json", "Accept-Language": language() },
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
     });
   } catch {
-    throw new ApiError("network", "No hay conexión con el servidor. Revisa tu internet y prueba otra vez.", 0);
+    throw new ApiError("network", t("api.network"), 0);
   }
   let data = null;
   try {
@@ -31,7 +35,7 @@ async function call(method, path, body) {
     const error = (data && data.error) || {};
     throw new ApiError(
       error.code || "http_" + response.status,
-      error.message || "Algo salió mal en el servidor. Prueba otra vez en un momento.",
+      error.message || t("api.failed"),
       response.status,
     );
   }
@@ -106,7 +110,7 @@ export function qrObjectUrl(path) {
       body: JSON.stringify({ text: path }),
       credentials: "same-origin",
     }).then(async (response) => {
-      if (!response.ok) throw new ApiError("qr", "No se pudo hacer el código QR.", response.status);
+      if (!response.ok) throw new ApiError("qr", t("api.qr"), response.status);
       return URL.createObjectURL(await response.blob());
     });
     image.catch(() => qrImages.delete(path));

@@ -4,6 +4,8 @@
 // foreground). Every frame reaches the screen as the server sent it (docs/protocol.md); an
 // error the server marks `"fatal": true` ends the connection.
 
+import { language } from "./i18n.js";
+
 // short waits, capped at 2 s: when the server is back, the game is back within ~2 s
 const BACKOFF_MS = [250, 500, 1000, 1500, 2000];
 const PING_MS = 25000;
@@ -62,8 +64,8 @@ export class Connection {
     this.welcomed = false;
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(this.watching
-        ? { type: "watch", code: this.session.watch, since: this.lastSeq }
-        : { type: "hello", token: this.session.token, since: this.lastSeq }));
+        ? { type: "watch", code: this.session.watch, since: this.lastSeq, lang: language() }
+        : { type: "hello", token: this.session.token, since: this.lastSeq, lang: language() }));
     });
     ws.addEventListener("message", (event) => {
       let msg;

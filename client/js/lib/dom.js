@@ -1,6 +1,8 @@
 // Tiny helpers to build DOM nodes, talk to screen readers and use the page's shell (the
 // live regions and the connection banner of index.html).
 
+import { t } from "./i18n.js";
+
 /** h("button", {class: "x", onclick: fn, "aria-label": "..."}, "text", child, ...) */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -92,7 +94,7 @@ export function focusLost() {
 }
 
 /** Opens a modal <dialog>; returns it. `onClose` runs once when it closes. */
-export function openDialog({ title, body, className = "", onClose = null, closeLabel = "Cerrar" }) {
+export function openDialog({ title, body, className = "", onClose = null, closeLabel = t("sheet.close") }) {
   const heading = h("h2", { id: "dlg-title-" + Math.random().toString(36).slice(2) }, title);
   const dialog = h(
     "dialog",

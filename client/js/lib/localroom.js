@@ -5,6 +5,7 @@
 // in IndexedDB (offlinedb.js) before la mesa hears of it, so a reload finds the game where
 // it was. The player is seat 0; the computer, seat 1.
 
+import { has, language, t } from "./i18n.js";
 import { reducedMotion } from "./dom.js";
 import { loadLocalGame, newSeed, saveLocalGame } from "./offlinedb.js";
 import { loadAnimMs, loadName } from "./device.js";
@@ -71,7 +72,7 @@ export class LocalRoom {
       this.game = await loadLocalGame(this.session.local);
       performance.mark("casino-game-read");
       if (!this.game) {
-        this.handlers.onFatal("local_unknown", "Esa partida ya no está en este dispositivo.");
+        this.handlers.onFatal("local_unknown", t("local.gone"));
         return;
       }
       const answer = await this.ask({ op: "game", seat: ME });
@@ -93,7 +94,7 @@ export class LocalRoom {
   broken() {
     if (this.closed) return;
     this.close();
-    this.handlers.onFatal("local_broken", "No se pudo abrir la mesa sin conexión en este dispositivo.");
+    this.handlers.onFatal("local_broken", t("local.broken"));
   }
 
   /** What la mesa sends: a move, a rematch (pings need no answer; nothing else is offline). */
@@ -131,7 +132,7 @@ export class LocalRoom {
     const level = this.game.level;
     return {
       ...rules,
-      names: [loadName() || "Tú", "Computadora"],
+      names: [loadName() || t("names.you"), t("names.computer_short")],
       seq: this.seq(),
       match: this.game.match,
       opponent: { kind: "computer", level },
@@ -158,8 +159,12 @@ export class LocalRoom {
     if (!answer) return;
     if (answer.error) {
       const rules = answer.code === "not_your_turn" || answer.code === "match_over" || answer.code === "bad_request";
+      // the engine words its refusals in Spanish (naming the cards); another language gets
+      // the catalog's words for the same code, as from the server
+      const key = rules ? `error.${answer.code}` : `reason.${answer.code}`;
+      const message = language().startsWith("es") || !has(key) ? answer.error : t(key);
       this.handlers.onMessage({ type: "error", code: rules ? answer.code : "illegal",
-        ...(rules ? {} : { reason: answer.code }), message: answer.error, id: msg.id });
+        ...(rules ? {} : { reason: answer.code }), message, id: msg.id });
       return;
     }
     await this.keep(answer.moves, answer.view);
@@ -188,7 +193,7 @@ export class LocalRoom {
   /** Another match, a new deck of this device's (the computer always wants one). */
   async rematch() {
     if (this.game.status !== "finished") {
-      this.handlers.onMessage({ type: "error", code: "not_over", message: "La partida todavía no ha terminado." });
+      this.handlers.onMessage({ type: "error", code: "not_over", message: t("error.not_over") });
       return;
     }
     const match = this.game.match + 1;

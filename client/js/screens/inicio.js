@@ -4,16 +4,18 @@
 
 import { createRoom, rejoin, useCode } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/device.js";
 import { localGameItems, offlineChoice } from "./localgames.js";
 import { continueLine, myGamesSection } from "./mygames.js";
+import { languageSwitch } from "../ui/language.js";
 
 /** "¿Cómo te llamas?": the name this device remembers (the server says what it accepts). */
 export function nameField(id) {
   return h("div", { class: "field" },
-    h("label", { for: id }, "¿Cómo te llamas?"),
+    h("label", { for: id }, t("inicio.name_label")),
     h("input", { id, name: "nombre", type: "text", autocomplete: "given-name",
-      value: loadName(), placeholder: "Tu nombre" }));
+      value: loadName(), placeholder: t("inicio.name_placeholder") }));
 }
 
 /** The name typed in field `id` (kept on this device), or "" for none. */
@@ -25,14 +27,9 @@ export function readName(id) {
 
 /** A table could not be asked for: no server (the message points to the section that is
  * moved right under it). */
-const NO_SERVER = "No hay conexión con el servidor, así que no se pudo preparar la mesa. " +
-  "Sin internet también puedes jugar con la computadora: toca «Jugar sin conexión», aquí abajo.";
+const NO_SERVER = "inicio.no_server";
 
-const LEVELS = {
-  facil: ["Fácil", "para aprender"],
-  normal: ["Normal", "un buen reto"],
-  dificil: ["Difícil", "juega como el mejor de la familia"],
-};
+const LEVELS = ["facil", "normal", "dificil"];
 
 /**
  * Inicio. `nav`: {game(session), join(invite), page(which), replay(token, match),
@@ -43,7 +40,7 @@ const LEVELS = {
 export function inicioScreen(nav, message = null) {
   const session = loadSession();
   const offline = navigator.onLine === false;
-  if (offline && !message) message = "No hay conexión ahora mismo. Puedes jugar con la computadora sin conexión.";
+  if (offline && !message) message = t("inicio.offline_now");
   const status = h("p", { class: "error-line", role: "alert", id: "inicio-error" }, message || "");
   if (!message) status.hidden = true;
   const offlineSection = offlineChoice(nav.local);
@@ -54,7 +51,7 @@ export function inicioScreen(nav, message = null) {
       return;
     }
     // no server to start a table on: the computer with no server, right below the message
-    status.textContent = NO_SERVER;
+    status.textContent = t(NO_SERVER);
     status.after(offlineSection);
     status.scrollIntoView({ block: "nearest" });
   };
@@ -62,12 +59,12 @@ export function inicioScreen(nav, message = null) {
   // a finished match is not continued (it is in Mis partidas, with its rematch); the one
   // continued here is not listed again in Mis partidas: this button says how it goes
   let continuing = session && !session.finished ? session.token : null;
-  const continueSub = h("span", { class: "sub" }, "la que dejaste en este dispositivo");
+  const continueSub = h("span", { class: "sub" }, t("inicio.continue_sub"));
   const continueActions = h("div", { class: "g-actions" });
   continueActions.hidden = true;
   const continueBlock = continuing ? h("div", { class: "continue" },
     h("button", { type: "button", class: "btn big primary continue-game",
-      onclick: () => nav.game(session) }, "Continuar partida", continueSub),
+      onclick: () => nav.game(session) }, t("inicio.continue"), continueSub),
     continueActions) : null;
 
   const play = async (button, busyText, body) => {
@@ -102,7 +99,7 @@ export function inicioScreen(nav, message = null) {
     const raw = (input.value || "").trim();
     codeError.hidden = true;
     if (!raw) {
-      failCode("Escribe el código que te salió en el otro dispositivo.");
+      failCode(t("inicio.code_empty"));
       input.focus();
       return;
     }
@@ -113,7 +110,7 @@ export function inicioScreen(nav, message = null) {
       nav.join(link[2]);
       return;
     }
-    busy(button, "Buscando…");
+    busy(button, t("inicio.searching"));
     try {
       if (link) {
         nav.game(seatFrom(await rejoin(link[2])));
@@ -128,26 +125,26 @@ export function inicioScreen(nav, message = null) {
     }
   };
 
-  const computerButtons = Object.entries(LEVELS).map(([level, [label, line]]) => {
+  const computerButtons = LEVELS.map((level) => {
     const button = h("button", { type: "button", class: "btn big", "data-level": level },
-      label, h("span", { class: "sub" }, line));
+      t(`level.${level}`), h("span", { class: "sub" }, t(`inicio.level.${level}`)));
     button.addEventListener("click", () =>
-      play(button, "Preparando la mesa…", { mode: "computer", level }));
+      play(button, t("inicio.preparing"), { mode: "computer", level }));
     return button;
   });
-  const friendButton = h("button", { type: "button", class: "btn big friend" }, "Jugar con un amigo",
-    h("span", { class: "sub" }, "te damos un enlace para mandarle"));
+  const friendButton = h("button", { type: "button", class: "btn big friend" }, t("inicio.friend"),
+    h("span", { class: "sub" }, t("inicio.friend_sub")));
   const turns = h("input", { type: "checkbox", id: "por-turnos", name: "por-turnos" });
   friendButton.addEventListener("click", () =>
-    play(friendButton, "Preparando la invitación…", { mode: "friend", turns: turns.checked }));
+    play(friendButton, t("inicio.preparing_invite"), { mode: "friend", turns: turns.checked }));
 
   return h("section", { class: "page inicio" },
     h("header", { class: "hero" },
       h("div", { class: "hero-cards", "aria-hidden": "true" },
         h("span", { class: "hero-card black" }, "A♠"), h("span", { class: "hero-card red" }, "10♦"),
         h("span", { class: "hero-card black" }, "2♠")),
-      h("h1", {}, "Casino dominicano"),
-      h("p", { class: "tagline" }, "El juego de cartas de la familia, para jugar desde donde estés.")),
+      h("h1", {}, t("inicio.title")),
+      h("p", { class: "tagline" }, t("inicio.tagline"))),
     status,
     continueBlock,
     offline ? offlineSection : null,
@@ -170,26 +167,27 @@ export function inicioScreen(nav, message = null) {
       } }),
     nameField("nombre"),
     h("section", { class: "choice", "aria-labelledby": "t-computadora" },
-      h("h2", { id: "t-computadora" }, "Jugar contra la computadora"),
+      h("h2", { id: "t-computadora" }, t("inicio.computer")),
       h("div", { class: "button-row two" }, computerButtons)),
     offline ? null : offlineSection,
     h("section", { class: "choice", "aria-labelledby": "t-amigo" },
-      h("h2", { id: "t-amigo" }, "Jugar con un amigo"),
+      h("h2", { id: "t-amigo" }, t("inicio.friend")),
       h("div", { class: "check" }, turns,
-        h("label", { for: "por-turnos" }, h("strong", {}, "Por turnos"),
-          ": cada uno juega cuando pueda, aunque pasen días. Nadie tiene que esperar conectado.")),
+        h("label", { for: "por-turnos" }, h("strong", {}, t("inicio.turns")),
+          t("inicio.turns_line"))),
       friendButton),
     h("form", { class: "choice code-form", onsubmit: submitCode, "aria-labelledby": "t-codigo" },
-      h("h2", { id: "t-codigo" }, "¿Tienes un código?"),
-      h("label", { for: "codigo" }, "Escribe el código para seguir tu partida desde otro dispositivo, o el de la invitación de un amigo:"),
+      h("h2", { id: "t-codigo" }, t("inicio.code_title")),
+      h("label", { for: "codigo" }, t("inicio.code_label")),
       h("div", { class: "inline" },
         h("input", { id: "codigo", name: "codigo", type: "text", inputmode: "text", autocomplete: "off",
-          autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: "Ej.: K7M2QX9PA",
+          autocapitalize: "characters", spellcheck: "false", maxlength: "80", placeholder: t("inicio.code_placeholder"),
           "aria-describedby": "codigo-error" }),
-        h("button", { type: "submit", class: "btn" }, "Seguir")),
+        h("button", { type: "submit", class: "btn" }, t("inicio.code_go"))),
       codeError),
-    h("nav", { class: "links", "aria-label": "Para leer" },
-      h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("ayuda") }, "Cómo se juega"),
-      h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("sobre") }, "Sobre el casino")),
-    h("p", { class: "small foot" }, "Solo para divertirse: aquí no se apuesta dinero."));
+    h("nav", { class: "links", "aria-label": t("inicio.reading") },
+      h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("ayuda") }, t("pages.how_to_play")),
+      h("button", { type: "button", class: "btn quiet", onclick: () => nav.page("sobre") }, t("pages.about"))),
+    languageSwitch(),
+    h("p", { class: "small foot" }, t("inicio.foot")));
 }

@@ -2,6 +2,7 @@
 // says), the name field, and "Sentarme a la mesa"; an invitation the server does not know
 // is said at once.
 
+import { t } from "../lib/i18n.js";
 import { invitation, joinRoom } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
 import { seatFrom } from "../lib/device.js";
@@ -23,29 +24,29 @@ async function inviterOf(invite) {
 function failedPage(error, nav) {
   const unknown = error.code === "invite_unknown";
   return h("section", { class: "page narrow" },
-    h("h1", {}, unknown ? "No encontramos esa invitación" : "No pudimos abrir la invitación"),
+    h("h1", {}, unknown ? t("invite.unknown_title") : t("invite.failed_title")),
     h("p", { class: "error-line", role: "alert" }, unknown
-      ? "Revisa el enlace que te mandaron (puede que le falte un pedazo), o pídele a quien te invitó que te lo mande otra vez."
+      ? t("invite.unknown")
       : error.message),
     h("div", { class: "button-row" },
-      unknown ? null : h("button", { type: "button", class: "btn primary", onclick: nav.retry }, "Probar otra vez"),
+      unknown ? null : h("button", { type: "button", class: "btn primary", onclick: nav.retry }, t("invite.retry")),
       h("button", { type: "button", class: "btn" + (unknown ? " primary" : ""), onclick: () => {
         window.history.replaceState(null, "", "/");
         nav.inicio();
-      } }, "Ir al inicio")),
+      } }, t("invite.home"))),
     resumeButton(nav.resume));
 }
 
 /** "Mejor sigo mi partida de antes": this device's own game (`resume`), or null. */
 function resumeButton(resume) {
   return resume ? h("p", { class: "small resume" },
-    h("button", { type: "button", class: "btn quiet", onclick: resume }, "Mejor sigo mi partida de antes")) : null;
+    h("button", { type: "button", class: "btn quiet", onclick: resume }, t("invite.resume"))) : null;
 }
 
 function homeLink(nav) {
   return h("p", { class: "small" },
     h("a", { href: "/", onclick: (e) => { e.preventDefault(); window.history.replaceState(null, "", "/"); nav.inicio(); } },
-      "Ir al inicio"));
+      t("invite.home")));
 }
 
 /** The invitation page, or null when this device holds a seat at that table (it moved
@@ -61,11 +62,11 @@ export async function invitationScreen(invite, nav) {
     return null;
   }
   const { host, turns, open } = found;
-  const title = h("h1", {}, host ? `¡${host} te invitó a jugar casino!` : "¡Te invitaron a jugar casino!");
+  const title = h("h1", {}, host ? t("invite.title_host", { host }) : t("invite.title"));
   if (!open) {
     // both seats are taken (this device holds neither: app.js would have gone to it)
     return h("section", { class: "page narrow" }, title,
-      h("p", { class: "full-note", role: "status" }, "Esa mesa ya tiene sus dos jugadores: ya no queda asiento en ella."),
+      h("p", { class: "full-note", role: "status" }, t("invite.full")),
       resumeButton(nav.resume),
       homeLink(nav));
   }
@@ -74,19 +75,18 @@ export async function invitationScreen(invite, nav) {
   // no name typed: asked once more, kindly (the host would read "¡Jugador 2 llegó!")
   const ask = h("p", { class: "notice name-ask", role: "alert" });
   ask.hidden = true;
-  const button = h("button", { type: "submit", class: "btn big primary" }, "Sentarme a la mesa");
+  const button = h("button", { type: "submit", class: "btn big primary" }, t("invite.sit"));
   const onsubmit = async (event) => {
     event.preventDefault();
     if (button.getAttribute("aria-disabled")) return;
     const field = document.getElementById("nombre-invitado");
     if (!(field?.value || "").trim() && ask.hidden) {
-      ask.textContent = `¿Cómo te llamas? Escribe tu nombre para que ${host || "tu familia"} sepa quién llegó. ` +
-        "Si prefieres no decirlo, toca otra vez «Sentarme a la mesa».";
+      ask.textContent = host ? t("invite.ask_host", { host }) : t("invite.ask");
       ask.hidden = false;
       field?.focus();
       return;
     }
-    busy(button, "Entrando…");
+    busy(button, t("invite.entering"));
     try {
       const name = readName("nombre-invitado");
       const seat = await joinRoom(invite, name || undefined);
@@ -100,10 +100,9 @@ export async function invitationScreen(invite, nav) {
   return h("section", { class: "page narrow" },
     title,
     h("p", {}, host
-      ? `Escribe tu nombre para que ${host} sepa quién eres, y siéntate a la mesa.`
-      : "Escribe tu nombre para que tu familia sepa quién eres, y siéntate a la mesa."),
-    turns ? h("p", { class: "turns-note" }, h("strong", {}, "Es una partida por turnos: "),
-      "cada uno juega cuando pueda, aunque pasen días. La encuentras luego en «Mis partidas».") : null,
+      ? t("invite.line_host", { host }) : t("invite.line")),
+    turns ? h("p", { class: "turns-note" }, h("strong", {}, t("invite.turns")),
+      t("invite.turns_line")) : null,
     h("form", { onsubmit }, nameField("nombre-invitado"), ask, status, button),
     resumeButton(nav.resume),
     homeLink(nav));

@@ -3,30 +3,27 @@
 // lib/offlinedb.js).
 
 import { announce, busy, capitalize, h, unbusy } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { forgetLocalGame, listLocalGames } from "../lib/offlinedb.js";
 import { levelName } from "../ui/texts.js";
 import { agoText } from "./mygames.js";
 
 /** Said on Inicio when an offline game could not start because this device does not keep
  * what it needs yet (and there is no network to fetch it). */
-export const NO_KIT = "Todavía no se puede jugar sin conexión en este dispositivo: primero tiene que guardar el juego. " +
-  "Cuando tengas internet, abre el casino y espera un momento en el inicio; desde entonces se juega también sin señal.";
-export const NO_LOCAL_STORAGE = "Este navegador no deja guardar partidas en el dispositivo (¿una ventana privada?). Prueba en una ventana normal.";
+export const NO_KIT = "local.no_kit";
+export const NO_LOCAL_STORAGE = "local.no_storage";
 
-export const OFFLINE_LEVELS = {
-  facil: ["Fácil", "para aprender"],
-  normal: ["Normal", "un buen reto"],
-};
+export const OFFLINE_LEVELS = ["facil", "normal"];
 
 /** "Jugar sin conexión": `play(level)` starts a new game on this device (a promise: it may
  * first fetch what offline play needs). */
 export function offlineChoice(play) {
-  const buttons = Object.entries(OFFLINE_LEVELS).map(([level, [label, line]]) => {
+  const buttons = OFFLINE_LEVELS.map((level) => {
     const button = h("button", { type: "button", class: "btn big offline-level", "data-offline-level": level },
-      label, h("span", { class: "sub" }, line));
+      t(`level.${level}`), h("span", { class: "sub" }, t(`inicio.level.${level}`)));
     button.addEventListener("click", async () => {
       if (button.getAttribute("aria-disabled")) return;
-      busy(button, "Preparando la mesa…");
+      busy(button, t("inicio.preparing"));
       try {
         await play(level);
       } finally {
@@ -36,36 +33,37 @@ export function offlineChoice(play) {
     return button;
   });
   return h("section", { class: "choice sin-conexion", "aria-labelledby": "t-sin-conexion" },
-    h("h2", { id: "t-sin-conexion" }, "Jugar sin conexión"),
-    h("p", { class: "small" }, "Contra la computadora, aunque no tengas internet. La partida se guarda en este dispositivo mientras juegas."),
+    h("h2", { id: "t-sin-conexion" }, t("local.title")),
+    h("p", { class: "small" }, t("local.line")),
     h("div", { class: "button-row two" }, buttons));
 }
 
 function turnLine(game) {
-  if (game.status === "finished") return game.winner === 0 ? "Terminó: Ganaste" : "Terminó: Ganó la computadora";
-  return game.myTurn ? "Te toca" : "Le toca a la computadora";
+  if (game.status === "finished") return t(game.winner === 0 ? "local.won" : "local.lost");
+  return t(game.myTurn ? "games.my_turn" : "local.their_turn");
 }
 
 /** One offline game in Mis partidas. `hooks`: {openLocal(id)}; `redraw()` after "Quitar". */
 function localItem(game, hooks, redraw) {
-  const title = `La computadora (${levelName(game.level)})`;
+  const title = t("local.title_vs", { level: levelName(game.level) });
   const finished = game.status === "finished";
   const open = h("button", { type: "button", class: "btn game-open", "data-local": game.id,
     onclick: () => hooks.openLocal(game.id) },
   h("span", { class: "g-line" },
     h("span", { class: "g-name" }, title),
-    h("span", { class: "turns-badge offline-badge" }, "Sin conexión")),
+    h("span", { class: "turns-badge offline-badge" }, t("local.badge"))),
   h("span", { class: "g-line" },
-    h("span", { class: "g-score" }, `Tú ${game.scores[0]} · ${capitalize("la computadora")} ${game.scores[1]}`),
+    h("span", { class: "g-score" }, t("games.score", { mine: game.scores[0],
+      them: capitalize(t("games.computer")), theirs: game.scores[1] })),
     h("span", { class: "g-turn" + (game.myTurn && !finished ? " mine" : "") }, turnLine(game))),
-  h("span", { class: "g-ago small" }, `Última jugada ${agoText((Date.now() - game.updated) / 1000)}`));
+  h("span", { class: "g-ago small" }, t("games.last_move", { ago: agoText((Date.now() - game.updated) / 1000) })));
   const forget = finished ? h("button", { type: "button", class: "btn quiet g-forget",
-    "aria-label": `Quitar de la lista la partida sin conexión con ${title.toLowerCase()}`,
+    "aria-label": t("local.forget_label", { who: title.toLowerCase() }),
     onclick: async () => {
       await forgetLocalGame(game.id);
-      announce("Quitamos de la lista la partida sin conexión.");
+      announce(t("local.forgotten"));
       redraw();
-    } }, "Quitar") : null;
+    } }, t("games.forget")) : null;
   return h("li", { class: "game local", "data-room": game.id, "data-status": game.status,
     "data-waits": String(Boolean(game.myTurn && !finished)) },
   open, forget ? h("div", { class: "g-actions" }, forget) : null);

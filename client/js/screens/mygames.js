@@ -6,30 +6,33 @@
 import { otherTeam, teamOf } from "../engine/seats.js";
 import { myGames } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
+import { language, t } from "../lib/i18n.js";
 import { forgetSeat, loadSeats } from "../lib/device.js";
 import { pushToggle } from "../ui/push.js";
 import { levelName } from "../ui/texts.js";
 
 const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
 
-/** "hace un momento", "hace 5 minutos", "hace 3 horas", "ayer", "hace 4 días". */
+/** "hace un momento", "hace 5 minutos", "hace 3 horas", "ayer", "hace 4 días" (in the
+ * language in use: Intl.RelativeTimeFormat). */
 export function agoText(seconds) {
   const minutes = Math.floor(seconds / 60);
   const hours = Math.floor(seconds / 3600);
   const days = Math.floor(seconds / 86400);
-  if (minutes < 1) return "hace un momento";
-  if (hours < 1) return minutes === 1 ? "hace 1 minuto" : `hace ${minutes} minutos`;
-  if (days < 1) return hours === 1 ? "hace 1 hora" : `hace ${hours} horas`;
-  if (days === 1) return "ayer";
-  if (days < 30) return `hace ${days} días`;
-  const months = Math.floor(days / 30);
-  return months === 1 ? "hace un mes" : `hace ${months} meses`;
+  if (minutes < 1) return t("ago.now");
+  const ago = new Intl.RelativeTimeFormat(language(), { numeric: days === 1 ? "auto" : "always" });
+  if (hours < 1) return ago.format(-minutes, "minute");
+  if (days < 1) return ago.format(-hours, "hour");
+  if (days < 30) return ago.format(-days, "day");
+  return ago.format(-Math.floor(days / 30), "month");
 }
 
 function opponentWords(game) {
   const o = game.opponent;
-  if (o.kind === "computer") return { title: `la computadora (${levelName(o.level)})`, name: "la computadora" };
-  if (!o.name) return { title: "tu amigo (todavía no ha llegado)", name: "tu amigo" };
+  if (o.kind === "computer") {
+    return { title: t("games.vs_computer", { level: levelName(o.level) }), name: t("games.computer") };
+  }
+  if (!o.name) return { title: t("games.friend_not_yet"), name: t("games.friend") };
   return { title: o.name, name: o.name };
 }
 
@@ -37,14 +40,14 @@ function opponentWords(game) {
 export function turnText(game) {
   const { name } = opponentWords(game);
   const me = game.seat;
-  if (game.status === "waiting") return "Esperando a que llegue tu amigo";
+  if (game.status === "waiting") return t("games.waiting");
   if (game.status === "finished") {
-    if (game.waits_for_me) return `${capitalize(name)} quiere la revancha`;
-    const winner = game.winner === teamOf(me) ? "Ganaste" : `Ganó ${name}`; // the server's word
-    return `Terminó: ${winner}`;
+    if (game.waits_for_me) return t("games.wants_rematch", { name: capitalize(name) });
+    // the server's word
+    return game.winner === teamOf(me) ? t("games.finished_won") : t("games.finished_lost", { name });
   }
-  if (game.my_turn) return "Te toca";
-  return `Le toca a ${name}`;
+  if (game.my_turn) return t("games.my_turn");
+  return t("games.their_turn", { name });
 }
 
 /** The games that wait for me first, then the ones being played, waiting for a friend,
@@ -63,7 +66,7 @@ export function sortGames(entries) {
  * Te toca", "con Ana · Le toca a Ana", "Esperando a que llegue tu amigo". */
 export function continueLine(game) {
   if (game.status === "waiting") return turnText(game);
-  return `con ${opponentWords(game).title} · ${turnText(game)}`;
+  return t("games.continue_line", { who: opponentWords(game).title, turn: turnText(game) });
 }
 
 /** A game's own buttons under it: its replay, and "Quitar" once finished. */
@@ -74,18 +77,18 @@ function gameActions(seat, game, hooks, redraw) {
   if (game.finished_matches > 0 && lastFinished > 0) {
     extra.push(h("button", { type: "button", class: "btn quiet g-replay",
       onclick: () => hooks.replay(seat, lastFinished) },
-    game.status === "finished" ? "Ver la repetición" : "Repetición de la anterior"));
+    game.status === "finished" ? t("games.replay") : t("games.replay_last")));
   }
   const push = pushToggle(seat, game, opponentWords(game).name); // ui/push.js
   if (push) extra.push(push);
   if (game.status === "finished") {
     extra.push(h("button", { type: "button", class: "btn quiet g-forget",
-      "aria-label": `Quitar de la lista la partida con ${title}`,
+      "aria-label": t("games.forget_label", { who: title }),
       onclick: () => {
         forgetSeat(seat.token);
-        announce(`Quitamos de la lista la partida con ${title}.`);
+        announce(t("games.forgotten", { who: title }));
         redraw();
-      } }, "Quitar"));
+      } }, t("games.forget")));
   }
   return extra;
 }
@@ -95,13 +98,14 @@ function gameItem(seat, game, hooks, redraw) {
   const mine = teamOf(game.seat); // the scores are a team's (RULES.md 9.4)
   const theirs = otherTeam(mine);
   const turn = turnText(game);
-  const when = game.moved ? `Última jugada ${agoText(game.last_move_ago)}` : `Empezó ${agoText(game.last_move_ago)}`;
-  const score = `Tú ${game.scores[mine]} · ${capitalize(opponentWords(game).name)} ${game.scores[theirs]}`;
+  const when = t(game.moved ? "games.last_move" : "games.started", { ago: agoText(game.last_move_ago) });
+  const score = t("games.score", { mine: game.scores[mine], them: capitalize(opponentWords(game).name),
+    theirs: game.scores[theirs] });
   // no aria-label: what the button shows is what it is called (voice control)
   const open = h("button", { type: "button", class: "btn game-open", "data-room": game.room },
   h("span", { class: "g-line" },
     h("span", { class: "g-name" }, capitalize(title)),
-    game.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null),
+    game.turns ? h("span", { class: "turns-badge" }, t("games.turns_badge")) : null),
   h("span", { class: "g-line" },
     h("span", { class: "g-score" }, score),
     h("span", { class: "g-turn" + (game.waits_for_me ? " mine" : "") }, turn)),
@@ -115,7 +119,7 @@ function gameItem(seat, game, hooks, redraw) {
 
 /** The offline form of an item: what the device itself knows. */
 function plainItem(seat, hooks) {
-  const label = seat.mode === "computer" ? "Partida contra la computadora" : "Partida con un amigo";
+  const label = t(seat.mode === "computer" ? "games.plain_computer" : "games.plain_friend");
   return h("li", { class: "game", "data-room": seat.room },
     h("button", { type: "button", class: "btn game-open", "data-room": seat.room, onclick: () => hooks.open(seat) }, label));
 }
@@ -130,7 +134,7 @@ export function myGamesSection(hooks) {
   const list = h("ul", { class: "games", "aria-labelledby": "t-partidas" });
   const status = h("p", { class: "small games-status", role: "status" });
   const section = h("section", { class: "choice mis-partidas", "aria-labelledby": "t-partidas" },
-    h("h2", { id: "t-partidas" }, "Mis partidas"), status, list);
+    h("h2", { id: "t-partidas" }, t("games.title")), status, list);
   // a refresh says nothing new to a screen reader and keeps the keyboard focus where it was
   const say = (text) => {
     if (status.textContent !== text) status.textContent = text;
@@ -154,13 +158,13 @@ export function myGamesSection(hooks) {
       redraw(locals);
       return;
     }
-    if (first) say("Mirando cómo van…");
+    if (first) say(t("games.looking"));
     first = false;
     let games;
     try {
       games = (await myGames(all.map((s) => s.token))).games;
     } catch (error) {
-      say("Ahora no pudimos ver cómo van tus partidas. " + error.message);
+      say(t("games.failed", { error: error.message }));
       redraw([...locals, ...seats.map((seat) => plainItem(seat, hooks))]);
       return;
     }
@@ -180,10 +184,9 @@ export function myGamesSection(hooks) {
     const listed = entries.filter((e) => e !== apartEntry);
     section.hidden = listed.length === 0 && gone === 0 && locals.length === 0;
     const waiting = entries.filter((e) => e.game.waits_for_me).length; // the one apart too
-    say((waiting ? (waiting === 1 ? "Una partida te espera." : `${waiting} partidas te esperan.`)
-      : entries.length ? "Ninguna partida te espera ahora." : "") +
-      (gone ? (gone === 1 ? " Quitamos de la lista una partida que ya no está en este dispositivo (siguió en otro, o ya se borró)."
-        : ` Quitamos de la lista ${gone} partidas que ya no están en este dispositivo (siguieron en otro, o ya se borraron).`) : ""));
+    const lines = [waiting ? t("games.waiting_count", { n: waiting }) : entries.length ? t("games.none_waiting") : "",
+      gone ? t("games.gone", { n: gone }) : ""];
+    say(lines.filter(Boolean).join(" "));
     redraw([...locals, ...sortGames(listed).map(({ seat, game }) => gameItem(seat, game, hooks, draw))]);
   };
   section.hidden = loadSeats().filter((s) => s.token !== (hooks.apart?.() ?? null)).length === 0;

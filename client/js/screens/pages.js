@@ -3,12 +3,13 @@
 // that cannot be watched, a replay that cannot be opened).
 
 import { h } from "../lib/dom.js";
-import { COMO_SE_JUEGA, SOBRE_EL_CASINO } from "../ui/texts.js";
+import { t } from "../lib/i18n.js";
+import { aboutCasino, howToPlay } from "../ui/texts.js";
 
 /** A reading page; `nav`: {inicio(), page(which)} (its links lead to the other page). */
 export function readingScreen(which, nav) {
-  const html = which === "ayuda" ? COMO_SE_JUEGA : SOBRE_EL_CASINO;
-  const back = h("button", { type: "button", class: "btn", onclick: () => nav.inicio() }, "← Volver al inicio");
+  const html = which === "ayuda" ? howToPlay() : aboutCasino();
+  const back = h("button", { type: "button", class: "btn", onclick: () => nav.inicio() }, t("pages.back_arrow"));
   const prose = h("article", { class: "prose", html });
   // the page's one h1 is the reading's title (the same text is an h2 inside dialogs, its
   // sections h3): one level up here, so that the headings go in order
@@ -22,7 +23,7 @@ export function readingScreen(which, nav) {
     });
   });
   return h("section", { class: "page reading" }, back, prose,
-    h("button", { type: "button", class: "btn", onclick: () => nav.inicio() }, "Volver al inicio"));
+    h("button", { type: "button", class: "btn", onclick: () => nav.inicio() }, t("pages.back")));
 }
 
 /** A page with a title, some lines and its buttons ([label, onclick, primary?]). */

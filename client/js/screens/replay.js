@@ -4,6 +4,7 @@
 // server played the stored moves again; nothing is counted here.
 
 import { otherTeam, seatsOf, teamOf } from "../engine/seats.js";
+import { t } from "../lib/i18n.js";
 import { capitalize, h } from "../lib/dom.js";
 import { cardElement } from "../ui/cards.js";
 import { scoreBox } from "../ui/panels.js";
@@ -11,19 +12,19 @@ import { sayIn, shareButton, shareStatus } from "../ui/share.js";
 import { sheetFacts, sheetTable } from "../ui/sheet.js";
 import { deckLine, tableEmpty, tableItems } from "../ui/table.js";
 import { levelName } from "../ui/texts.js";
-import { DEAL_WORDS, handEndWords, matchEndWords, moveLine, moveSentence } from "../ui/words.js";
+import { dealWords, handEndWords, matchEndWords, moveLine, moveSentence } from "../ui/words.js";
 
 /** A seat as the replay's headings name it: "Ana", "Computadora (Fácil)". */
 function displayName(data, seat) {
   if (data.kinds[seat] === "computer") {
-    return data.level ? `Computadora (${levelName(data.level)})` : "Computadora";
+    return data.level ? t("replay.computer_level", { level: levelName(data.level) }) : t("names.computer_short");
   }
-  return data.names[seat] || `Jugador ${seat + 1}`;
+  return data.names[seat] || t("watch.player", { n: seat + 1 });
 }
 
 /** A seat inside a sentence: "Ana", "la computadora". */
 function sentenceName(data, seat) {
-  return data.kinds[seat] === "computer" ? "la computadora" : displayName(data, seat);
+  return data.kinds[seat] === "computer" ? t("games.computer") : displayName(data, seat);
 }
 
 /** What happened in a step: the move (said, or shown with card chips), a new deal, the end
@@ -31,14 +32,14 @@ function sentenceName(data, seat) {
 function stepWords(data, step, index, spoken) {
   const names = seatsOf(data.names.length).map((seat) => sentenceName(data, seat));
   if (index === 0) {
-    return [`El reparto: cuatro cartas a cada uno y cuatro en la mesa. Empieza ${names[step.position.turn]}.`];
+    return [t("replay.deal", { name: names[step.position.turn] })];
   }
   const words = [];
   for (const event of step.events) {
     if (event.kind === "move") {
       const mover = { who: capitalize(names[event.seat]), table: step.position.table };
       words.push(spoken ? moveSentence(event, mover) : moveLine(event, mover));
-    } else if (event.kind === "deal") words.push(DEAL_WORDS);
+    } else if (event.kind === "deal") words.push(dealWords());
     else if (event.kind === "hand_end") words.push(handEndWords(event, names));
     else if (event.kind === "match_end") words.push(matchEndWords(event, names));
   }
@@ -49,13 +50,13 @@ function seatPanel(data, step, seat, active) {
   const p = step.position;
   const cards = p.hands[seat].length > 0;
   const hand = h("div", { class: "r-hand", "data-seat": String(seat), role: cards ? "list" : null,
-    "aria-label": cards ? `Mano de ${displayName(data, seat)}` : null },
+    "aria-label": cards ? t("replay.hand_of", { name: displayName(data, seat) }) : null },
   p.hands[seat].map((code) => {
     const el = cardElement(code, { interactive: false });
     el.setAttribute("role", "listitem");
     return el;
   }));
-  if (!cards) hand.append(h("p", { class: "small empty-hand" }, "Sin cartas en la mano"));
+  if (!cards) hand.append(h("p", { class: "small empty-hand" }, t("replay.no_cards")));
   return h("section", { class: "r-seat" + (active ? " to-move" : ""), "data-seat": String(seat),
     "aria-label": displayName(data, seat) },
   h("div", { class: "r-name" },
@@ -68,8 +69,8 @@ function seatPanel(data, step, seat, active) {
 function tablePanel(data, step) {
   const p = step.position;
   const items = tableItems(p.table, { seat: null, ownerName: (seat) => sentenceName(data, seat) });
-  return h("section", { class: "r-table" + (tableEmpty(p.table) ? " empty" : ""), "aria-label": "La mesa" },
-    items.length ? h("div", { class: "table-cards" }, items) : h("p", { class: "r-empty" }, "La mesa está vacía"),
+  return h("section", { class: "r-table" + (tableEmpty(p.table) ? " empty" : ""), "aria-label": t("mesa.title") },
+    items.length ? h("div", { class: "table-cards" }, items) : h("p", { class: "r-empty" }, t("table.empty")),
     deckLine(p.deck_size, "deck r-deck"));
 }
 
@@ -77,8 +78,8 @@ function handResult(data, step) {
   const end = step.events.find((e) => e.kind === "hand_end");
   if (!end) return null;
   const facts = sheetFacts({ ...end.result, categories: end.result.categories || data.categories });
-  return h("section", { class: "r-result", "aria-label": `Resultado de la mano ${end.hand_number + 1}` },
-    h("h2", {}, `Fin de la mano ${end.hand_number + 1}`),
+  return h("section", { class: "r-result", "aria-label": t("replay.result", { n: end.hand_number + 1 }) },
+    h("h2", {}, t("sheet.hand_end", { n: end.hand_number + 1 })),
     sheetTable(facts, 0, displayName(data, 1), displayName(data, 0)));
 }
 
@@ -97,8 +98,8 @@ export function replayScreen(data, { onBack, link }) {
   const result = h("div", { class: "r-result-box" });
   const slider = h("input", { type: "range", min: "0", max: String(last), value: "0", step: "1",
     class: "r-slider", "aria-label": "Jugada" });
-  const prev = h("button", { type: "button", class: "btn r-prev" }, "← Anterior");
-  const next = h("button", { type: "button", class: "btn r-next" }, "Siguiente →");
+  const prev = h("button", { type: "button", class: "btn r-prev" }, t("replay.prev"));
+  const next = h("button", { type: "button", class: "btn r-next" }, t("replay.next"));
   const root = h("section", { class: "page replay", "aria-labelledby": "replay-title",
     "data-steps": String(data.steps.length) });
 
@@ -108,17 +109,17 @@ export function replayScreen(data, { onBack, link }) {
     const playing = index < last;
     board.replaceChildren(seatPanel(data, step, 1, playing && p.turn === 1), tablePanel(data, step),
       seatPanel(data, step, 0, playing && p.turn === 0));
-    const hand = `Mano ${p.hand_number + 1}`;
-    counter.textContent = index === 0 ? `${hand} · El reparto` : `${hand} · Jugada ${index} de ${last}`;
+    const hand = t("replay.hand", { n: p.hand_number + 1 });
+    counter.textContent = index === 0 ? t("replay.step_deal", { hand }) : t("replay.step", { hand, n: index, last });
     words.replaceChildren(...stepWords(data, step, index, false).map((shown) => h("span", {}, shown, " ")));
-    spoken.textContent = (index === 0 ? "El reparto. " : `Jugada ${index} de ${last}. `) +
-      stepWords(data, step, index, true).join(" ");
+    spoken.textContent = [index === 0 ? t("replay.deal_said") : t("replay.move_said", { n: index, last }),
+      ...stepWords(data, step, index, true)].join(" ");
     const ended = handResult(data, step);
     result.replaceChildren(ended || "");
     // a hand's end: its result brought into sight inside the board (the page never scrolls)
     if (ended && root.isConnected) ended.scrollIntoView({ block: "nearest" });
     slider.value = String(index);
-    slider.setAttribute("aria-valuetext", index === 0 ? "El reparto" : `Jugada ${index} de ${last}`);
+    slider.setAttribute("aria-valuetext", index === 0 ? t("replay.the_deal") : t("replay.move_of", { n: index, last }));
     prev.setAttribute("aria-disabled", String(index === 0));
     next.setAttribute("aria-disabled", String(index === last));
     root.dataset.step = String(index);
@@ -152,22 +153,22 @@ export function replayScreen(data, { onBack, link }) {
   // happened with its controls: stepping never means scrolling, and nothing covers a hand
   root.append(
     h("div", { class: "r-head" },
-      h("button", { type: "button", class: "btn quiet r-back", onclick: onBack }, "← Volver al inicio"),
-      h("h1", { id: "replay-title" }, `${names[0]} contra ${names[1]}`),
-      h("p", { class: "r-final" }, `Repetición de la partida ${data.match}. `,
-        h("strong", {}, `Ganó ${names[winner]}, ${data.scores[winner]} a ${data.scores[otherTeam(winner)]}.`))),
+      h("button", { type: "button", class: "btn quiet r-back", onclick: onBack }, t("pages.back_arrow")),
+      h("h1", { id: "replay-title" }, t("replay.title", { a: names[0], b: names[1] })),
+      h("p", { class: "r-final" }, t("replay.of_match", { n: data.match }),
+        h("strong", {}, t("replay.won", { name: names[winner], won: data.scores[winner], lost: data.scores[otherTeam(winner)] })))),
     h("div", { class: "r-scroll" },
       board,
       result,
-      h("p", { class: "small r-keys" }, "Con el teclado: flechas ← y → para pasar las jugadas; Inicio y Fin para ir al principio o al final."),
+      h("p", { class: "small r-keys" }, t("replay.keys")),
       h("div", { class: "r-share-row" },
-        shareButton("Compartir la repetición", { text: "Mira esta partida de casino", url: link }, say, "btn r-share"),
+        shareButton(t("replay.share"), { text: t("replay.share_text"), url: link }, say, "btn r-share"),
         shared,
-        h("p", { class: "small" }, "La partida ya terminó: quien tenga el enlace puede verla, con las cartas de los dos."),
+        h("p", { class: "small" }, t("replay.public")),
         h("p", { class: "small invite-link" }, h("a", { href: link, "data-replay-link": "" }, link)))),
     h("div", { class: "r-dock" },
       h("div", { class: "r-status" }, counter, words, spoken),
-      h("div", { class: "r-controls", role: "group", "aria-label": "Pasar las jugadas" }, prev, slider, next)),
+      h("div", { class: "r-controls", role: "group", "aria-label": t("replay.controls") }, prev, slider, next)),
   );
   draw();
   return { element: root, stop: () => document.removeEventListener("keydown", onKey) };

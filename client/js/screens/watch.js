@@ -3,12 +3,13 @@
 // No move controls; the players' quick reactions show for a few seconds (and can be muted).
 
 import { teamOf } from "../engine/seats.js";
+import { t } from "../lib/i18n.js";
 import { watchRoom } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
 import { playerPanel, scoreBoxes, watchersCount } from "../ui/panels.js";
 import { deckLine, tableArea } from "../ui/table.js";
 import {
-  REMATCH_WORDS, handEndWords, matchEndWords, moveLine, moveSentence, newHandWords,
+  handEndWords, matchEndWords, moveLine, moveSentence, newHandWords, rematchWords,
 } from "../ui/words.js";
 import { LiveTable } from "./live.js";
 
@@ -63,10 +64,10 @@ export class WatchTable extends LiveTable {
         this.setView(msg.view);
         this.render();
         if (first) {
-          announce(`Estás mirando la mesa de ${this.name(0)} y ${this.name(1)}. ${this.turnWords()}`);
+          announce(t("watch.start", { a: this.name(0), b: this.name(1), turn: this.turnWords() }));
           this.root.querySelector("h1")?.focus({ preventScroll: true });
         } else {
-          announce("Conexión recuperada. " + this.turnWords());
+          announce(t("mesa.reconnected", { turn: this.turnWords() }));
         }
         break;
       }
@@ -108,7 +109,7 @@ export class WatchTable extends LiveTable {
     } else if (event.kind === "match_end") {
       this.notice.show(matchEndWords(event, names));
     } else if (event.kind === "rematch") {
-      this.notice.show(REMATCH_WORDS);
+      this.notice.show(rematchWords());
     } else if (event.kind === "new_hand") {
       this.render();
       announce(`${newHandWords(event)} ${this.turnWords()}`);
@@ -122,9 +123,9 @@ export class WatchTable extends LiveTable {
   /** A seat as a sentence says it: "Ana", "la computadora". */
   name(seat) {
     const v = this.view;
-    const fallback = `Jugador ${seat + 1}`;
+    const fallback = t("watch.player", { n: seat + 1 });
     if (!v) return fallback;
-    if (v.players && v.players[seat].kind === "computer") return "la computadora";
+    if (v.players && v.players[seat].kind === "computer") return t("games.computer");
     return v.names[seat] || fallback;
   }
 
@@ -135,9 +136,9 @@ export class WatchTable extends LiveTable {
   turnWords() {
     const v = this.view;
     if (!v) return "";
-    if (v.status === "waiting") return `${capitalize(this.name(0))} espera a su amigo.`;
-    if (v.status === "finished") return "La partida terminó.";
-    return `Le toca a ${this.name(v.turn)}.`;
+    if (v.status === "waiting") return t("watch.waits", { name: capitalize(this.name(0)) });
+    if (v.status === "finished") return t("turn.over");
+    return t("turn.theirs", { name: this.name(v.turn) });
   }
 
   // ---------------------------------------------------------------- drawing
@@ -149,8 +150,8 @@ export class WatchTable extends LiveTable {
     let content;
     if (!v) {
       content = h("section", { class: "mesa loading-mesa watching", "aria-busy": "true" },
-        h("h1", { class: "sr-only" }, "Mirar una mesa"),
-        h("p", { class: "loading" }, this.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"));
+        h("h1", { class: "sr-only" }, t("watch.title")),
+        h("p", { class: "loading" }, this.status === "reconnecting" ? t("mesa.reconnecting") : t("mesa.opening")));
     } else {
       content = this.renderTable();
     }
@@ -162,17 +163,17 @@ export class WatchTable extends LiveTable {
   renderTable() {
     const v = this.view;
     const head = h("div", { class: "watch-head" },
-      h("h1", { id: "watch-title", tabindex: "-1" }, "Estás mirando"),
+      h("h1", { id: "watch-title", tabindex: "-1" }, t("watch.watching")),
       watchersCount(this.watchers),
       this.reactions.muteSwitch());
     const turn = v.status === "finished"
-      ? (v.winner !== null && v.winner !== undefined ? `¡${capitalize(this.name(v.winner))} ganó la partida!` : "La partida terminó.")
-      : v.status === "waiting" ? `${capitalize(this.name(0))} espera a su amigo…` : `Le toca a ${this.name(v.turn)}`;
+      ? (v.winner !== null && v.winner !== undefined ? t("watch.won", { name: capitalize(this.name(v.winner)) }) : t("turn.over"))
+      : v.status === "waiting" ? t("watch.waits_line", { name: capitalize(this.name(0)) }) : t("watch.turn", { name: this.name(v.turn) });
     const status = h("div", { class: "status-lines" },
       h("p", { class: "lastmove" }, v.last_move ? moveLine(v.last_move, this.mover(v.last_move)) : ""),
       h("p", { class: "turn", "data-turn": String(v.turn) }, turn),
       this.notice.line(),
-      this.status === "reconnecting" ? h("p", { class: "notice" }, "Reconectando…") : null);
+      this.status === "reconnecting" ? h("p", { class: "notice" }, t("mesa.reconnecting")) : null);
     const playing = v.status !== "waiting";
     const box = (seat) => ({ seat, who: capitalize(this.name(seat)), score: v.scores[teamOf(seat)],
       limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null });
@@ -192,9 +193,9 @@ export class WatchTable extends LiveTable {
     const p = v.presence[seat];
     const person = v.players[seat].kind === "person";
     let state = "";
-    if (person && p.state === "computer") state = ` (la computadora juega por ${this.name(seat)})`;
-    else if (person && p.state === "arriving") state = " (llegando)";
-    else if (person && p.state === "away") state = " (no está)";
+    if (person && p.state === "computer") state = t("watch.computer_for", { name: this.name(seat) });
+    else if (person && p.state === "arriving") state = t("watch.arriving");
+    else if (person && p.state === "away") state = t("watch.away");
     return playerPanel({
       seat,
       name: capitalize(this.name(seat)),

@@ -1,12 +1,11 @@
 // Cards as the player sees and hears them: the big rank and suit, red or black, and the
-// Spanish name a screen reader says ("nueve de picas", "Tu montón doble de 8").
+// name a screen reader says ("nueve de picas", "Tu montón doble de 8"; the catalog's card.*
+// and pile.*).
+
+import { capitalize } from "../lib/dom.js";
+import { has, t } from "../lib/i18n.js";
 
 const RANKS = { A: 1, J: 11, Q: 12, K: 13 };
-const RANK_NAMES = [
-  "", "as", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez",
-  "jota", "reina", "rey",
-];
-const SUIT_NAMES = { s: "picas", h: "corazones", d: "diamantes", c: "tréboles" };
 const SUIT_SYMBOLS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 
 export function parseCard(code) {
@@ -18,14 +17,14 @@ export function parseCard(code) {
 
 export function cardName(code) {
   const { rank, suit } = parseCard(code);
-  return `${RANK_NAMES[rank]} de ${SUIT_NAMES[suit]}`;
+  return t("card.name", { rank: t(`card.rank.${rank}`), suit: t(`card.suit.${suit}`) });
 }
 
 /** "el nueve de picas", "la jota de diamantes", "la reina de corazones", "el as de tréboles"
  * (la jota and la reina are feminine). */
 export function cardNameWithArticle(code) {
   const { rank } = parseCard(code);
-  return (rank === 11 || rank === 12 ? "la " : "el ") + cardName(code);
+  return t(has(`card.the.${rank}`) ? `card.the.${rank}` : "card.the", { card: cardName(code) });
 }
 
 /** A compact text form for lists: "9♠", "10♦". */
@@ -45,15 +44,15 @@ export function isRed(code) {
 
 /** A pile in a list of table items: "montón de 8", "montón doble de 8". */
 export function pileShort(pile) {
-  return `montón${pile.double ? " doble" : ""} de ${pile.value}`;
+  return t(pile.double ? "pile.short_double" : "pile.short", { value: pile.value });
 }
 
 /** The visible title of a pile: "Tu montón de 8" (`seat`'s own), "Montón doble de la
  * computadora" (`ownerName`: its owner as said inside a sentence). */
 export function pileTitle(pile, seat, ownerName) {
-  const doble = pile.double ? " doble" : "";
-  if (pile.owner === seat) return `Tu montón${doble} de ${pile.value}`;
-  return `Montón${doble} de ${ownerName}`;
+  const double = pile.double ? "_double" : "";
+  if (pile.owner === seat) return t(`pile.mine${double}`, { value: pile.value });
+  return capitalize(t(`pile.theirs${double}`, { owner: ownerName }));
 }
 
 /** A face-up card: a <button> (or a <div> when `interactive` is false). */

@@ -5,6 +5,7 @@
 // confused with engine/seats.js: how many seats, the next one, a seat's team.)
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { cardBack } from "./cards.js";
 import { levelName } from "./texts.js";
 import { plural } from "./words.js";
@@ -12,19 +13,18 @@ import { plural } from "./words.js";
 /** What a seat has captured so far in this hand: "14 cartas · 5 picas · 10♦ · 2♠" (the
  * server's tally), said "Se llevó 14 cartas, …" (`mine`: to its own player, "Te llevaste
  * 14 cartas, …, tienes el diez de diamantes"). */
-export function tally(t, seat, mine) {
-  const has = (name) => (mine ? `tienes ${name}` : `tiene ${name}`);
-  const spoken = [plural(t.cards, "carta", "cartas"), plural(t.spades, "pica", "picas"),
-    t.ten_of_diamonds ? has("el diez de diamantes") : null,
-    t.two_of_spades ? has("el dos de picas") : null].filter(Boolean).join(", ");
-  return h("span", { class: "tally", "data-tally-seat": String(seat), "data-cards": String(t.cards),
-    "data-spades": String(t.spades), "data-ten": String(Boolean(t.ten_of_diamonds)),
-    "data-two": String(Boolean(t.two_of_spades)) },
-  h("span", { class: "sr-only" }, `${mine ? "Te llevaste" : "Se llevó"} ${spoken}.`),
-  h("span", { class: "t-cards", "aria-hidden": "true" }, plural(t.cards, "carta", "cartas")),
-  h("span", { class: "t-spades", "aria-hidden": "true" }, plural(t.spades, "pica", "picas")),
-  t.ten_of_diamonds ? h("span", { class: "t-key red", "aria-hidden": "true" }, "10♦") : null,
-  t.two_of_spades ? h("span", { class: "t-key", "aria-hidden": "true" }, "2♠") : null);
+export function tally(c, seat, mine) {
+  const spoken = [plural(c.cards, "tally.cards"), plural(c.spades, "tally.spades"),
+    c.ten_of_diamonds ? t(mine ? "tally.have_ten" : "tally.has_ten") : null,
+    c.two_of_spades ? t(mine ? "tally.have_two" : "tally.has_two") : null].filter(Boolean).join(", ");
+  return h("span", { class: "tally", "data-tally-seat": String(seat), "data-cards": String(c.cards),
+    "data-spades": String(c.spades), "data-ten": String(Boolean(c.ten_of_diamonds)),
+    "data-two": String(Boolean(c.two_of_spades)) },
+  h("span", { class: "sr-only" }, t(mine ? "tally.mine" : "tally.theirs", { list: spoken })),
+  h("span", { class: "t-cards", "aria-hidden": "true" }, plural(c.cards, "tally.cards")),
+  h("span", { class: "t-spades", "aria-hidden": "true" }, plural(c.spades, "tally.spades")),
+  c.ten_of_diamonds ? h("span", { class: "t-key red", "aria-hidden": "true" }, "10♦") : null,
+  c.two_of_spades ? h("span", { class: "t-key", "aria-hidden": "true" }, "2♠") : null);
 }
 
 /**
@@ -35,22 +35,22 @@ export function scoreBox(box) {
   const started = box.tally !== null && box.tally !== undefined;
   return h("div", { class: `score ${box.near ? "me" : "them"}`, "data-score-seat": String(box.seat) },
     h("span", { class: "who" }, box.who),
-    h("span", { class: "pts" }, String(box.score), h("span", { class: "sr-only" }, " puntos")),
-    started ? h("span", { class: "limpias" }, plural(box.limpias, "limpia", "limpias")) : null,
+    h("span", { class: "pts" }, String(box.score), h("span", { class: "sr-only" }, t("seats.points", { n: box.score }))),
+    started ? h("span", { class: "limpias" }, plural(box.limpias, "tally.limpias")) : null,
     started ? tally(box.tally, box.seat, Boolean(box.mine)) : null,
     box.bubble || null);
 }
 
 /** Both score boxes, the near one first. */
 export function scoreBoxes(near, far) {
-  return h("div", { class: "scores", role: "group", "aria-label": "Puntos de la partida y lo que se llevó cada uno en esta mano" },
+  return h("div", { class: "scores", role: "group", "aria-label": t("seats.scores") },
     scoreBox({ ...near, near: true }), scoreBox({ ...far, near: false }));
 }
 
 /** "👀 3 personas mirando". */
 export function watchersCount(count) {
   return h("p", { class: "watchers-count", "data-watchers": String(count) },
-    h("span", { "aria-hidden": "true" }, "👀 "), count === 1 ? "1 persona mirando" : `${count} personas mirando`);
+    h("span", { "aria-hidden": "true" }, "👀 "), t("seats.watching", { n: count }));
 }
 
 /**
@@ -66,8 +66,8 @@ export function playerPanel(player, className = "opponent") {
     h("p", { class: "opp-name" },
       player.person ? h("span", { class: "conn-dot" + (player.away ? " off" : ""), "aria-hidden": "true" }) : null,
       player.name,
-      !player.person && player.level ? h("span", { class: "level" }, ` (${levelName(player.level)})`) : null,
-      h("span", { class: "count", "data-hand-size": String(n) }, ` · ${plural(n, "carta", "cartas")}`),
+      !player.person && player.level ? h("span", { class: "level" }, t("seats.level", { level: levelName(player.level) })) : null,
+      h("span", { class: "count", "data-hand-size": String(n) }, t("seats.hand_size", { n })),
       player.badges || null),
     backs,
     player.below || null);

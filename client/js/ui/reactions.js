@@ -2,22 +2,31 @@
 // text, so nothing to moderate), the bubbles that show them for a few seconds, the switch
 // that mutes them on this device, and the compact picker a player sends them with.
 
+import { t } from "../lib/i18n.js";
 import { announce, h, moveFocusByKey } from "../lib/dom.js";
 import { loadMuted, saveMuted } from "../lib/device.js";
 
-/** id, what the bubble shows, the button's name, and what is said after the sender's name. */
+/** A reaction of words: the bubble shows them and the button is named by them. */
+function words(id) {
+  return { id, get text() { return t(`reaction.${id}`); }, get label() { return t(`reaction.${id}`); },
+    emoji: false };
+}
+
+/** An emoji reaction: the bubble shows it, the button is named by the catalog. */
+function emoji(id, text) {
+  return { id, text, get label() { return t(`reaction.${id}`); }, emoji: true };
+}
+
+/** id, what the bubble shows, the button's name (the catalog's reaction.*). */
 export const REACTIONS = [
-  { id: "buena", text: "¡Buena!", label: "¡Buena!", said: "dice: ¡Buena!" },
-  { id: "ay_no", text: "¡Ay, no!", label: "¡Ay, no!", said: "dice: ¡Ay, no!" },
-  { id: "te_lo_subi", text: "Te lo subí", label: "Te lo subí", said: "dice: Te lo subí" },
-  { id: "piensalo", text: "Piénsalo bien", label: "Piénsalo bien", said: "dice: Piénsalo bien" },
-  { id: "que_suerte", text: "¡Qué suerte!", label: "¡Qué suerte!", said: "dice: ¡Qué suerte!" },
-  { id: "dale", text: "¡Dale, que es pa' hoy!", label: "¡Dale, que es pa' hoy!", said: "dice: ¡Dale, que es pa' hoy!" },
-  { id: "aplausos", text: "👏", label: "Aplausos", said: "aplaude", emoji: true },
-  { id: "risa", text: "😂", label: "Risa", said: "se muere de la risa", emoji: true },
-  { id: "asombro", text: "😮", label: "Asombro", said: "se queda con la boca abierta", emoji: true },
-  { id: "pensando", text: "🤔", label: "Pensando", said: "se queda pensando", emoji: true },
+  words("buena"), words("ay_no"), words("te_lo_subi"), words("piensalo"), words("que_suerte"), words("dale"),
+  emoji("aplausos", "👏"), emoji("risa", "😂"), emoji("asombro", "😮"), emoji("pensando", "🤔"),
 ];
+
+/** What a screen reader says of `who`'s reaction. */
+function saidOf(reaction, who) {
+  return reaction.emoji ? t(`reaction.said.${reaction.id}`, { who }) : t("reaction.said", { who, text: reaction.text });
+}
 
 export const SHOW_MS = 4500; // how long a bubble stays
 
@@ -40,7 +49,7 @@ export class ReactionBubbles {
     const reaction = reactionById(id);
     if (!reaction || this.muted) return;
     this.show(seat, reaction);
-    announce(`${who} ${reaction.said}.`);
+    announce(saidOf(reaction, who));
   }
 
   /** Shows `reaction` on `seat`'s side for a few seconds (also this device's own). */
@@ -71,7 +80,7 @@ export class ReactionBubbles {
       this.timers.clear();
       this.shown.clear();
     }
-    announce(on ? "Reacciones silenciadas." : "Reacciones activadas.");
+    announce(on ? t("reaction.muted") : t("reaction.unmuted"));
     this.onChange();
   }
 
@@ -84,9 +93,9 @@ export class ReactionBubbles {
         this.setMuted(!this.muted);
         // in a dialog it is not redrawn with the table: it says its new state itself
         button.setAttribute("aria-checked", String(this.muted));
-        button.querySelector(".state").textContent = this.muted ? "Sí" : "No";
+        button.querySelector(".state").textContent = this.muted ? t("menu.yes") : t("menu.no");
       },
-    }, "Silenciar reacciones: ", h("span", { class: "state" }, this.muted ? "Sí" : "No"));
+    }, t("reaction.mute"), h("span", { class: "state" }, this.muted ? t("menu.yes") : t("menu.no")));
     return button;
   }
 
@@ -100,7 +109,7 @@ export class ReactionBubbles {
 export function pickerToggle(open, onToggle) {
   return h("button", {
     type: "button", class: "btn react-button", "aria-expanded": String(open),
-    "aria-controls": "reaction-panel", "aria-label": "Reacciones", "data-focus-key": "react",
+    "aria-controls": "reaction-panel", "aria-label": t("reaction.open"), "data-focus-key": "react",
     onclick: onToggle,
   }, h("span", { "aria-hidden": "true" }, "😊"));
 }
@@ -115,7 +124,7 @@ export function pickerPanel({ onPick, onClose, muteSwitch }) {
   const words = REACTIONS.filter((r) => !r.emoji);
   const emoji = REACTIONS.filter((r) => r.emoji);
   const panel = h("div", { id: "reaction-panel", class: "reaction-panel", role: "group",
-    "aria-label": "Reacciones rápidas" },
+    "aria-label": t("reaction.panel") },
   h("div", { class: "reaction-words" }, words.map(button)),
   h("div", { class: "reaction-emoji" }, emoji.map(button)),
   muteSwitch);

@@ -2,11 +2,12 @@
 // sheet, WhatsApp and the QR code. One copy for the invitation (la mesa while it waits), the
 // watch link and the rejoin code (la mesa's Menú), and the replay.
 
+import { t } from "../lib/i18n.js";
 import { qrObjectUrl } from "../lib/api.js";
 import { h } from "../lib/dom.js";
 
-export const COPIED = "Enlace copiado.";
-export const NOT_COPIED = "No se pudo copiar. Mantén el dedo sobre el enlace para copiarlo.";
+export const COPIED = "share.copied";
+export const NOT_COPIED = "share.not_copied";
 
 /** A path of this site as a whole address ("/j/H7KM4Q2P" → "https://…/j/H7KM4Q2P"). */
 export function absoluteUrl(path) {
@@ -24,12 +25,12 @@ export function linkLine(url, attr, { newTab = false, className = "invite-link" 
 }
 
 /** Copies `url`; `say(text)` tells the player whether it worked. */
-export async function copyLink(url, say, copied = COPIED) {
+export async function copyLink(url, say, copied = t(COPIED)) {
   try {
     await navigator.clipboard.writeText(url);
     say(copied);
   } catch {
-    say(NOT_COPIED);
+    say(t(NOT_COPIED));
   }
 }
 
@@ -52,12 +53,12 @@ export function shareButton(label, { title = "Casino dominicano", text, url }, s
  * The row of ways to send `url`: "Copiar enlace" (then `say(copied)`), "Compartir" when the
  * phone has a share sheet and `share` gives its text, "Enviar por WhatsApp" with `message`.
  */
-export function shareRow({ url, say, copied = COPIED, share = null, message = null }) {
+export function shareRow({ url, say, copied = t(COPIED), share = null, message = null }) {
   return h("div", { class: "button-row" },
-    h("button", { type: "button", class: "btn", onclick: () => copyLink(url, say, copied) }, "Copiar enlace"),
-    share && navigator.share ? shareButton("Compartir", { text: share, url }, say) : null,
+    h("button", { type: "button", class: "btn", onclick: () => copyLink(url, say, copied) }, t("share.copy")),
+    share && navigator.share ? shareButton(t("share.share"), { text: share, url }, say) : null,
     message ? h("a", { class: "btn whatsapp", href: "https://wa.me/?text=" + encodeURIComponent(message),
-      target: "_blank", rel: "noopener" }, "Enviar por WhatsApp") : null);
+      target: "_blank", rel: "noopener" }, t("share.whatsapp")) : null);
 }
 
 /** A line that says, visibly and to screen readers, what the buttons above did. */

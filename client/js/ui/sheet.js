@@ -7,9 +7,11 @@
 import { TEAMS, otherTeam, teamOf } from "../engine/seats.js";
 import { cardShort } from "./cards.js";
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { plural } from "./words.js";
 
-const SHORT_LABELS = ["Cartas", "Picas", "10♦", "2♠", "Ases", "Limpias"];
+// the categories in the server's order (server/engine/scoring.py CATEGORIES)
+const CATEGORIES = ["cards", "spades", "ten_of_diamonds", "two_of_spades", "aces", "limpias"];
 
 /** The facts of the server's hand_end result that the sheet draws. */
 export function sheetFacts(result) {
@@ -31,27 +33,26 @@ function countWords(facts, i, k) {
   if (!c) return [[], ""];
   switch (k) {
     case 0:
-      return [[plural(c.cards, "carta", "cartas")], plural(c.cards, "carta", "cartas")];
+      return [[plural(c.cards, "tally.cards")], plural(c.cards, "tally.cards")];
     case 1:
-      return [[plural(c.spades, "pica", "picas")], plural(c.spades, "pica", "picas")];
+      return [[plural(c.spades, "tally.spades")], plural(c.spades, "tally.spades")];
     case 2:
-      return c.ten_of_diamonds ? [["Lo tiene"], "tiene el diez de diamantes"] : [["—"], "no lo tiene"];
+      return c.ten_of_diamonds ? [[t("sheet.has_it")], t("tally.has_ten")] : [["—"], t("sheet.not_it")];
     case 3:
-      return c.two_of_spades ? [["Lo tiene"], "tiene el dos de picas"] : [["—"], "no lo tiene"];
+      return c.two_of_spades ? [[t("sheet.has_it")], t("tally.has_two")] : [["—"], t("sheet.not_it")];
     case 4: {
       const aces = c.aces || [];
-      if (!aces.length) return [["—"], "ningún as"];
-      return [[aces.map(cardShort).join(" ")], plural(aces.length, "as", "ases")];
+      if (!aces.length) return [["—"], t("sheet.no_ace")];
+      return [[aces.map(cardShort).join(" ")], plural(aces.length, "sheet.aces")];
     }
     default: {
       const mine = c.limpias;
       const cancelled = c.limpias_cancelled || 0; // the server's: both seats cancel as many
-      const words = plural(mine, "limpia", "limpias");
+      const words = plural(mine, "tally.limpias");
       if (cancelled === 0) return [[words], words];
-      const note = cancelled === mine
-        ? (mine === 1 ? "se anula" : "se anulan")
-        : `se ${cancelled === 1 ? "anula 1" : "anulan " + cancelled}`;
-      return [[words, h("span", { class: "cancelled" }, ` (${note})`)], `${words}, ${note}`];
+      const note = cancelled === mine ? t("sheet.cancelled_all", { n: mine }) : t("sheet.cancelled_some", { n: cancelled });
+      return [[words, h("span", { class: "cancelled" }, t("sheet.cancelled_note", { note }))],
+        t("sheet.count_cancelled", { count: words, note })];
     }
   }
 }
@@ -61,7 +62,7 @@ function countWords(facts, i, k) {
  * a cell with data-points (what the category gave), data-counted (what entered the match
  * score) and data-total (the running total).
  */
-export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
+export function sheetTable(facts, me, oppShort, meLabel = t("names.you")) {
   const mine = teamOf(me);
   const theirs = otherTeam(mine);
   const running = TEAMS.map((team) => facts.before[team]);
@@ -73,11 +74,9 @@ export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
     running[i] += counted;
     const [countNodes, countSpoken] = countWords(facts, i, k);
     const ptsText = counted > 0 ? `+${counted}` : (late > 0 || blocked ? "" : "0");
-    const lateWords = late === 1 ? "1 punto que llegó tarde y no cuenta"
-      : `${late} puntos que llegaron tarde y no cuentan`;
-    const spokenPts = blocked
-      ? "no cuenta por tener 18 o más"
-      : plural(counted, "punto", "puntos") + (late > 0 ? `, y ${lateWords}` : "");
+    const points = plural(counted, "sheet.points");
+    const spokenPts = blocked ? t("sheet.blocked_said")
+      : late > 0 ? t("sheet.points_late", { points, late: plural(late, "sheet.late") }) : points;
     return h("td", {
       "data-seat": String(i), "data-points": String(pts), "data-counted": String(counted),
       "data-total": String(running[i]), class: late > 0 ? "has-late" : null,
@@ -86,29 +85,31 @@ export function sheetTable(facts, me, oppShort, meLabel = "Tú") {
     h("span", { class: "pts", "aria-hidden": "true" },
       ptsText ? h("span", { class: "got" }, ptsText) : null,
       late > 0 ? h("s", { class: "late" }, `+${late}`) : null,
-      blocked ? h("span", { class: "blocked" }, "no cuenta") : h("span", { class: "run" }, `van ${running[i]}`)),
-    h("span", { class: "sr-only" }, `${countSpoken ? countSpoken + ": " : ""}${spokenPts}. Van ${running[i]}.`));
+      blocked ? h("span", { class: "blocked" }, t("sheet.blocked")) : h("span", { class: "run" }, t("sheet.running", { n: running[i] }))),
+    h("span", { class: "sr-only" }, countSpoken
+      ? t("sheet.cell_said", { count: countSpoken, points: spokenPts, total: running[i] })
+      : t("sheet.cell_said_plain", { points: spokenPts, total: running[i] })));
   };
-  const rows = SHORT_LABELS.map((label, k) =>
+  const rows = CATEGORIES.map((category, k) =>
     h("tr", { "data-category": String(k) },
-      h("th", { scope: "row" }, h("span", { "aria-hidden": "true" }, label),
-        h("span", { class: "sr-only" }, facts.categories[k] || label)),
+      h("th", { scope: "row" }, h("span", { "aria-hidden": "true" }, t(`sheet.short.${k}`)),
+        h("span", { class: "sr-only" }, t(`sheet.category.${category}`))),
       cell(mine, k), cell(theirs, k)));
   const total = (i) => h("td", { "data-seat": String(i), "data-total": String(facts.scores[i]) },
     String(facts.scores[i]));
   const start = (i) => h("td", { "data-seat": String(i), "data-total": String(facts.before[i]) },
     String(facts.before[i]));
   return h("table", { class: "score-sheet" },
-    h("caption", { class: "sr-only" }, "Puntos de esta mano, categoría por categoría"),
+    h("caption", { class: "sr-only" }, t("sheet.caption")),
     h("thead", {}, h("tr", {},
-      h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Categoría")),
+      h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("sheet.category"))),
       h("th", { scope: "col" }, meLabel),
       h("th", { scope: "col" }, oppShort))),
     h("tbody", {},
-      h("tr", { class: "start-total" }, h("th", { scope: "row" }, "Al empezar"), start(mine), start(theirs)),
+      h("tr", { class: "start-total" }, h("th", { scope: "row" }, t("sheet.start")), start(mine), start(theirs)),
       rows),
     h("tfoot", {},
-      h("tr", { class: "match-total" }, h("th", { scope: "row" }, "Partida"), total(mine), total(theirs))));
+      h("tr", { class: "match-total" }, h("th", { scope: "row" }, t("sheet.match")), total(mine), total(theirs))));
 }
 
 /** Sentences under the table (seen from seat `me`): late points, the 18-points rule. */
@@ -117,15 +118,14 @@ export function sheetNotes(facts, me, oppName) {
   const late = TEAMS.map((i) => facts.points[i].reduce((a, b, k) => a + b - facts.counted[i][k], 0));
   if (late.some((points) => points > 0)) {
     notes.push(h("p", { class: "small late-note" },
-      h("s", { class: "late" }, "+1"), " Tachado: llegó cuando alguien ya tenía 21, y no cuenta (se cuenta de arriba abajo y se para ahí)."));
+      h("s", { class: "late" }, "+1"), t("sheet.late_note")));
   }
   const mine = teamOf(me);
   const limited = [mine, otherTeam(mine)].filter((i) => facts.limited[i]);
   if (limited.length) {
-    const who = limited.length === TEAMS.length ? "Los dos empezaron"
-      : limited[0] === mine ? "Empezaste" : `${oppName} empezó`;
-    notes.push(h("p", { class: "small late-rule" },
-      `${who} la mano con 18 o más: solo cuentan cartas, picas y el 10♦.`));
+    const note = limited.length === TEAMS.length ? t("sheet.limited_both") : limited[0] === mine ? t("sheet.limited_me")
+      : t("sheet.limited_them", { name: oppName });
+    notes.push(h("p", { class: "small late-rule" }, note));
   }
   return notes;
 }

@@ -4,6 +4,7 @@
 // 8"), then says its value and its cards, so voice control and screen readers agree.
 
 import { h } from "../lib/dom.js";
+import { t } from "../lib/i18n.js";
 import { cardElement, cardName, cardShort, isRed, pileTitle } from "./cards.js";
 
 /**
@@ -24,7 +25,7 @@ function looseCard(code, look) {
   const preview = (look.wouldTake || NONE).has(code);
   const el = cardElement(code, {
     interactive: Boolean(look.onItem),
-    extraLabel: picked ? "marcada" : preview ? "te la llevarías" : "",
+    extraLabel: picked ? t("card.picked") : preview ? t("card.would_take") : "",
   });
   el.dataset.id = code;
   el.classList.add("table-card");
@@ -45,9 +46,10 @@ function pileElement(pile, look) {
   const picked = (look.picked || NONE).has(pile.id);
   const preview = (look.wouldTake || NONE).has(pile.id);
   const title = pileTitle(pile, seat, look.ownerName(pile.owner));
-  const label = `${title}${pile.owner === seat ? "" : `, de ${pile.value}`}: ` +
-    `${pile.cards.map(cardShort).join(" ")}, ${pile.cards.map(cardName).join(", ")}` +
-    (picked ? ", marcado" : preview ? ", te lo llevarías" : "");
+  const named = pile.owner === seat ? title : t("pile.label_value", { title, value: pile.value });
+  const plain = t("pile.label", { title: named, shown: pile.cards.map(cardShort).join(" "),
+    said: pile.cards.map(cardName).join(", ") });
+  const label = picked ? t("pile.picked", { label: plain }) : preview ? t("pile.would_take", { label: plain }) : plain;
   // the near seat's piles in green, the far seat's in red (seat 0 is near for a watcher)
   const near = seat ?? 0;
   const attrs = {
@@ -84,8 +86,8 @@ export function tableEmpty(table) {
 /** The table as la mesa and the watcher's page show it, "La mesa está vacía" when it is. */
 export function tableArea(table, look) {
   const empty = tableEmpty(table);
-  return h("section", { class: "table-area" + (empty ? " empty" : ""), "aria-label": "Cartas en la mesa" },
-    empty ? h("p", { class: "table-empty" }, "La mesa está vacía") : null,
+  return h("section", { class: "table-area" + (empty ? " empty" : ""), "aria-label": t("table.label") },
+    empty ? h("p", { class: "table-empty" }, t("table.empty")) : null,
     h("div", { class: "table-cards" }, tableItems(table, look)));
 }
 
@@ -93,6 +95,6 @@ export function tableArea(table, look) {
 export function deckLine(deckSize, className = "deck") {
   return h("p", { class: className },
     h("span", { class: "deck-icon", "aria-hidden": "true" }),
-    h("span", { "aria-hidden": "true" }, `Mazo: ${deckSize}`),
-    h("span", { class: "sr-only" }, `Quedan ${deckSize} cartas en el mazo`));
+    h("span", { "aria-hidden": "true" }, t("table.deck", { n: deckSize })),
+    h("span", { class: "sr-only" }, t("table.deck_said", { n: deckSize })));
 }

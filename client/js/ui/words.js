@@ -4,11 +4,12 @@
 
 import { otherTeam } from "../engine/seats.js";
 import { capitalize, h } from "../lib/dom.js";
+import { language, parts, t } from "../lib/i18n.js";
 import { cardName, cardNameWithArticle, cardShort, chip, pileShort } from "./cards.js";
 
-/** "1 carta", "3 cartas". */
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
+/** A count with its noun, from a plural text of the catalog ("1 carta", "3 cartas"). */
+export function plural(n, key) {
+  return t(key, { n });
 }
 
 /**
@@ -20,29 +21,21 @@ export function plural(n, one, many) {
  * @typedef {{who?: string|null, forMe?: boolean, table?: {piles: object[]}|null}} Mover
  */
 
-const VERBS = { capture: ["Jugaste", "jugó"], build: ["Pusiste", "puso"], trail: ["Echaste", "echó"] };
-
-/** A move cut into its pieces: who and the verb, the card played, what it did (said and
- * shown), the cards it took. */
+/** A move's sentence key and its pieces: who, the card played, the pile it made, the cards
+ * it took, whether it was a limpia. */
 function pieces(event, { who = null, forMe = false, table = null }) {
   const m = event.move;
+  const kind = ["capture", "build", "trail"].includes(m.kind) ? m.kind : "trail";
   const mine = who === null && !forMe;
-  const [ours, theirs] = VERBS[m.kind] || VERBS.trail;
-  const subject = forMe ? "La computadora" : mine ? null : who;
-  const forYou = forMe ? " por ti" : "";
-  const parts = { subject, verb: mine ? ours : theirs, card: m.card, taken: [], limpia: false };
+  const key = `move.${kind}.${forMe ? "for_me" : mine ? "me" : "them"}`;
+  const parts = { key, who: forMe ? t("words.computer") : who, card: m.card, taken: [], limpia: false,
+    pile: "" };
   if (m.kind === "capture") {
-    const took = mine ? " y te llevaste" : " y se llevó";
     parts.taken = (event.taken || []).filter((c) => c !== m.card);
     parts.limpia = Boolean(event.limpia);
-    parts.said = parts.shown = forYou + took;
   } else if (m.kind === "build") {
     const pile = (table?.piles || []).find((p) => p.cards.includes(m.card));
-    const made = pileShort({ value: m.value, double: Boolean(pile?.double) });
-    parts.said = `${forYou} e ${mine ? "hiciste" : "hizo"} un ${made}`;
-    parts.shown = `${forYou}: ${made}`;
-  } else {
-    parts.said = parts.shown = forMe ? forYou : " a la mesa";
+    parts.pile = pileShort({ value: m.value, double: Boolean(pile?.double) });
   }
   return parts;
 }
@@ -52,29 +45,38 @@ function pieces(event, { who = null, forMe = false, table = null }) {
 export function moveSentence(event, mover, spoken = true) {
   const p = pieces(event, mover);
   const card = spoken ? cardNameWithArticle(p.card) : cardShort(p.card);
-  const taken = p.taken.map((c) => (spoken ? cardName(c) : cardShort(c))).join(", ");
-  const start = p.subject ? `${p.subject} ${p.verb}` : p.verb;
-  return `${start} ${card}${p.said}${taken ? " " + taken : ""}.` + (p.limpia ? " ¡Limpia!" : "");
+  const taken = new Intl.ListFormat(language(), { type: "conjunction" })
+    .format(p.taken.map((c) => (spoken ? cardName(c) : cardShort(c))));
+  const move = t(p.key, { who: p.who, card, taken, pile: p.pile });
+  return t("move.sentence", { move }) + (p.limpia ? " " + t("move.limpia") : "");
 }
 
 /** The move as the last-move line shows it: the sentence for screen readers, and the same
  * with card chips for the eyes. */
 export function moveLine(event, mover) {
   const p = pieces(event, mover);
-  const nodes = p.subject ? [h("span", { class: "who" }, p.subject), ` ${p.verb} `] : [`${p.verb} `];
-  nodes.push(chip(p.card), p.shown);
-  p.taken.forEach((c) => nodes.push(" ", chip(c)));
-  if (p.limpia) nodes.push(h("strong", { class: "limpia" }, " ¡Limpia!"));
+  const taken = [];
+  p.taken.forEach((c, i) => taken.push(...(i ? [" "] : []), chip(c)));
+  const nodes = parts(p.key, { who: h("span", { class: "who" }, p.who || ""), card: chip(p.card),
+    taken, pile: p.pile });
+  if (p.limpia) nodes.push(h("strong", { class: "limpia" }, " " + t("move.limpia")));
   return [h("span", { class: "sr-only" }, moveSentence(event, mover, true)),
     h("span", { "aria-hidden": "true" }, nodes)];
 }
 
-export const DEAL_WORDS = "Se repartieron cuatro cartas más a cada uno.";
-export const REMATCH_WORDS = "¡Revancha! Empieza otra partida.";
+/** "Se repartieron cuatro cartas más a cada uno." */
+export function dealWords() {
+  return t("words.deal");
+}
+
+/** "¡Revancha! Empieza otra partida." */
+export function rematchWords() {
+  return t("words.rematch");
+}
 
 /** "Empieza la mano 2." */
 export function newHandWords(event) {
-  return `Empieza la mano ${event.hand_number + 1}.`;
+  return t("words.new_hand", { n: event.hand_number + 1 });
 }
 
 /** The end of a hand told by a third person (`names`: both seats as a sentence says them):
@@ -82,32 +84,34 @@ export function newHandWords(event) {
 export function handEndWords(event, names) {
   const r = event.result;
   const gained = (i) => r.scores[i] - r.scores_before[i];
-  return `Fin de la mano ${event.hand_number + 1}. ${capitalize(names[0])} sumó ${gained(0)}, ` +
-    `${names[1]} ${gained(1)}. En la partida: ${names[0]} ${r.scores[0]}, ${names[1]} ${r.scores[1]}.`;
+  return t("words.hand_end", { hand: event.hand_number + 1, first: capitalize(names[0]),
+    second_first: names[0], second: names[1], gained0: gained(0), gained1: gained(1),
+    score0: r.scores[0], score1: r.scores[1] });
 }
 
 /** "¡Ana ganó la partida, 21 a 16!" */
 export function matchEndWords(event, names) {
   const w = event.winner;
-  if (w === null || w === undefined) return "La partida terminó.";
-  return `¡${capitalize(names[w])} ganó la partida, ${event.scores[w]} a ${event.scores[otherTeam(w)]}!`;
+  if (w === null || w === undefined) return t("words.match_over");
+  return t("words.match_won", { winner: capitalize(names[w]), won: event.scores[w],
+    lost: event.scores[otherTeam(w)] });
 }
 
 /** Web Push ("te toca" with the app closed): every word the client says about it, in one
  * place (the server words the pushes themselves: server/push/texts.py). */
 export const PUSH_WORDS = {
-  offer: "¿Te avisamos cuando te toque?",
-  offerWhy: "Es una partida por turnos: te mandamos un aviso a este teléfono cuando sea tu turno, aunque tengas la aplicación cerrada.",
-  yes: "Sí, avísame",
-  no: "Ahora no",
-  asking: "Pidiendo permiso al navegador…",
-  on: "Listo: te avisamos cuando te toque.",
-  off: "No te mandaremos avisos de esta partida.",
-  denied: "El navegador no dejó mostrar avisos. Puedes permitirlos en sus ajustes.",
-  failed: "Este navegador no pudo activar los avisos con la aplicación cerrada.",
-  switchLabel: "Avisos con la app cerrada: ",
-  switchNote: "Te avisamos en este teléfono cuando te toque, aunque cierres la aplicación.",
-  gameWord: "Avisos",
-  gameOf: (name) => ` de la partida con ${name}`,
-  yesNo: (on) => (on ? "Sí" : "No"),
+  get offer() { return t("push.offer"); },
+  get offerWhy() { return t("push.offer_why"); },
+  get yes() { return t("push.yes"); },
+  get no() { return t("push.no"); },
+  get asking() { return t("push.asking"); },
+  get on() { return t("push.on"); },
+  get off() { return t("push.off"); },
+  get denied() { return t("push.denied"); },
+  get failed() { return t("push.failed"); },
+  get switchLabel() { return t("push.switch_label"); },
+  get switchNote() { return t("push.switch_note"); },
+  get gameWord() { return t("push.game_word"); },
+  gameOf: (name) => t("push.game_of", { name }),
+  yesNo: (on) => (on ? t("menu.yes") : t("menu.no")),
 };

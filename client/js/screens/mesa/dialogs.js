@@ -3,18 +3,19 @@
 // (the watch link), "Seguir en otro dispositivo" (a one-time rejoin link and code), "Cómo
 // se juega" and "¿Salir de la mesa?" (the phone's Back).
 
+import { t } from "../../lib/i18n.js";
+import { languageSwitch } from "../../ui/language.js";
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
 import { SPEEDS, loadAlerts, loadAnimMs, saveAlerts, saveAnimMs } from "../../lib/device.js";
 import { pushSwitch } from "../../ui/push.js";
 import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
-import { COMO_SE_JUEGA } from "../../ui/texts.js";
+import { howToPlay } from "../../ui/texts.js";
 import { refocus } from "./focus.js";
 import { isFriendGame } from "./names.js";
 import { askPermission } from "./turnalert.js";
 
-const SPEED_NAMES = { despacio: "Despacio", normal: "Normal", rapido: "Rápido" };
-const LEFT_SAVED = "Tu partida queda guardada en este dispositivo: la puedes continuar desde el inicio.";
+const LEFT_SAVED = "menu.left_saved";
 
 /** A switch of the Menú: "Ayudas: Sí". `toggle()` returns the new state (or a promise of it);
  * `describedBy`: the id of the line that explains it. */
@@ -25,13 +26,13 @@ function menuSwitch(label, on, toggle, className = "", describedBy = null) {
     onclick: () => {
       const show = (now) => {
         button.setAttribute("aria-checked", String(now));
-        button.querySelector(".state").textContent = now ? "Sí" : "No";
+        button.querySelector(".state").textContent = now ? t("menu.yes") : t("menu.no");
       };
       const now = toggle();
       if (now instanceof Promise) now.then(show);
       else show(now);
     },
-  }, label, h("span", { class: "state" }, on ? "Sí" : "No"));
+  }, label, h("span", { class: "state" }, on ? t("menu.yes") : t("menu.no")));
   return button;
 }
 
@@ -44,27 +45,27 @@ function speedRow() {
       onclick: () => {
         saveAnimMs(ms);
         row.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b === button)));
-        announce(`Velocidad: ${SPEED_NAMES[key]}.`);
-      } }, SPEED_NAMES[key]);
+        announce(t("menu.speed_said", { speed: t(`menu.speed.${key}`) }));
+      } }, t(`menu.speed.${key}`));
     row.append(button);
   }
   return row;
 }
 
 export function openMenu(g) {
-  const hints = menuSwitch("Ayudas: ", g.hints, () => {
+  const hints = menuSwitch(t("menu.hints"), g.hints, () => {
     g.setHints(!g.hints);
     return g.hints;
   }, "", "hints-note");
   // the explanations ("note") give way on a phone held sideways: each switch keeps its own
   // as its description, so a screen reader still says it
   const alertsLine = h("p", { class: "small note", id: "alerts-note", "aria-live": "polite" },
-    "Cuando estés en otra pestaña o aplicación, te avisamos con una notificación.");
-  const alerts = menuSwitch("Avisarme si me toca: ", loadAlerts(), async () => {
+    t("menu.alerts_note"));
+  const alerts = menuSwitch(t("menu.alerts"), loadAlerts(), async () => {
     let on = !loadAlerts();
     if (on && !(await askPermission())) {
       on = false;
-      alertsLine.textContent = "El navegador no dejó mostrar avisos. Puedes permitirlos en sus ajustes.";
+      alertsLine.textContent = t("menu.denied");
       alertsLine.classList.remove("note"); // this one must be seen
     }
     saveAlerts(on);
@@ -81,14 +82,14 @@ export function openMenu(g) {
   const computerPlays = !isFriendGame(g.view) || g.presence.current?.state === "computer";
   const notifications = "Notification" in window && !g.local;
   const dialog = openDialog({
-    title: "Menú",
+    title: t("mesa.menu"),
     className: "menu",
     onClose: () => refocus(g),
     body: h("div", { class: "menu-list" },
       h("div", { class: "menu-group" },
         hints,
-        h("p", { class: "small note", id: "hints-note" }, "Con las ayudas, las cartas que se pueden llevar algo tienen borde verde."),
-        computerPlays ? h("p", { id: "speed-label", class: "menu-label" }, "Velocidad de la computadora:") : null,
+        h("p", { class: "small note", id: "hints-note" }, t("menu.hints_note")),
+        computerPlays ? h("p", { id: "speed-label", class: "menu-label" }, t("menu.speed")) : null,
         computerPlays ? speedRow() : null,
         notifications ? alerts : null,
         notifications ? alertsLine : null,
@@ -96,14 +97,15 @@ export function openMenu(g) {
         friend ? g.reactions.muteSwitch() : null),
       h("div", { class: "menu-group" },
         g.view?.watch_url ? h("button", { type: "button", class: "btn watch-invite",
-          onclick: then(() => openWatchInvite(g)) }, "Invitar a mirar la partida") : null,
+          onclick: then(() => openWatchInvite(g)) }, t("menu.watch")) : null,
         // a game with no server is this device's alone
         g.local ? null : h("button", { type: "button", class: "btn", onclick: then(() => openMoveDevice(g)) },
-          "Seguir en otro dispositivo"),
-        h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, "Cómo se juega"),
+          t("menu.move_device")),
+        h("button", { type: "button", class: "btn", onclick: then(() => openHelp(g)) }, t("pages.how_to_play")),
         h("button", { type: "button", class: "btn quiet", "aria-describedby": "home-note",
-          onclick: then(() => g.app.goHome(null, true)) }, "Salir al inicio"),
-        h("p", { class: "small note", id: "home-note" }, LEFT_SAVED)),
+          onclick: then(() => g.app.goHome(null, true)) }, t("menu.home")),
+        h("p", { class: "small note", id: "home-note" }, t(LEFT_SAVED)),
+        languageSwitch()),
     ),
   });
 }
@@ -111,18 +113,18 @@ export function openMenu(g) {
 /** The phone's Back button at the table: "¿Salir de la mesa?" (staying is the first
  * answer). */
 export function askLeave(g) {
-  const stay = h("button", { type: "button", class: "btn primary stay", onclick: () => dialog.close() }, "Seguir jugando");
+  const stay = h("button", { type: "button", class: "btn primary stay", onclick: () => dialog.close() }, t("sheet.keep_playing"));
   const dialog = openDialog({
-    title: "¿Salir de la mesa?",
+    title: t("menu.leave_title"),
     className: "ask-leave",
     onClose: () => refocus(g),
     body: h("div", {},
-      h("p", {}, LEFT_SAVED),
+      h("p", {}, t(LEFT_SAVED)),
       h("div", { class: "button-row" }, stay,
         h("button", { type: "button", class: "btn quiet", onclick: () => {
           dialog.close();
           g.app.goHome(null, true);
-        } }, "Salir al inicio"))),
+        } }, t("menu.home")))),
   });
   stay.focus();
 }
@@ -134,38 +136,38 @@ export function openWatchInvite(g) {
   const url = absoluteUrl(path);
   const line = shareStatus();
   openDialog({
-    title: "Invitar a mirar", className: "watch-dialog", onClose: () => refocus(g),
+    title: t("menu.watch_title"), className: "watch-dialog", onClose: () => refocus(g),
     body: h("div", { class: "move-device" },
-      h("p", {}, "Con este enlace, quien quieras mira la mesa mientras juegan: ve las jugadas y los puntos, nunca las cartas de la mano."),
+      h("p", {}, t("menu.watch_line")),
       linkLine(url, "data-watch-link", { newTab: true }),
-      shareRow({ url, say: sayIn(line), message: `¡Mira nuestra partida de casino! ${url}` }),
+      shareRow({ url, say: sayIn(line), message: t("menu.watch_share", { url }) }),
       line,
-      qrImage(path, "Código QR del enlace para mirar")),
+      qrImage(path, t("menu.watch_qr"))),
   });
 }
 
 export function openHelp(g) {
-  openDialog({ title: "Cómo se juega", className: "help", body: h("div", { class: "prose", html: COMO_SE_JUEGA }),
+  openDialog({ title: t("pages.how_to_play"), className: "help", body: h("div", { class: "prose", html: howToPlay() }),
     onClose: () => refocus(g) });
 }
 
 /** A one-time rejoin link and code (the server says for how long). */
 export async function openMoveDevice(g) {
-  const body = h("div", { class: "move-device" }, h("p", {}, "Pidiendo un código…"));
-  openDialog({ title: "Seguir en otro dispositivo", className: "move", body, onClose: () => refocus(g) });
+  const body = h("div", { class: "move-device" }, h("p", {}, t("menu.asking_code")));
+  openDialog({ title: t("menu.move_device"), className: "move", body, onClose: () => refocus(g) });
   try {
     const data = await newRejoinCode(g.session.token);
     const url = absoluteUrl(data.url);
     const minutes = Math.max(1, Math.round(data.expires_in / 60));
     const line = shareStatus();
     body.replaceChildren(
-      h("p", {}, "En el otro dispositivo, abre este enlace o escanea el código QR:"),
+      h("p", {}, t("menu.move_open")),
       linkLine(url, "data-rejoin-link"),
-      qrImage(data.url, "Código QR para seguir la partida"),
-      h("p", {}, "O, en el inicio del juego, escribe este código:"),
+      qrImage(data.url, t("menu.move_qr")),
+      h("p", {}, t("menu.move_type")),
       h("p", { class: "big-code" }, h("span", { "data-rejoin-code": "", "aria-hidden": "true" }, data.code),
-        h("span", { class: "sr-only" }, "Código: " + data.code.split("").join(" "))),
-      h("p", { class: "small" }, `Sirve una sola vez, por ${minutes} minutos. Cuando entres en el otro dispositivo, aquí se cierra la partida.`),
+        h("span", { class: "sr-only" }, t("menu.code_said", { code: data.code.split("").join(" ") }))),
+      h("p", { class: "small" }, t("menu.move_once", { n: minutes })),
       shareRow({ url, say: sayIn(line) }),
       line,
     );

@@ -3,9 +3,9 @@
 // rematch (with the friend's wish, when they asked first) and the replay.
 
 import { otherTeam, teamOf } from "../../engine/seats.js";
+import { t } from "../../lib/i18n.js";
 import { announce, h, openDialog } from "../../lib/dom.js";
 import { sheetFacts, sheetNotes, sheetTable } from "../../ui/sheet.js";
-import { plural } from "../../ui/words.js";
 import { refocus } from "./focus.js";
 import { isFriendGame, opponentCapitalized, opponentName, opponentSeat, shortOpponentName } from "./names.js";
 
@@ -14,7 +14,7 @@ export function noteRematchWish(g, view) {
   const note = g.sheet?.querySelector(".rematch-note");
   if (!note || !view || !view.rematch || !isFriendGame(g.view)) return;
   if (view.rematch[opponentSeat(view)] && !view.rematch[view.seat]) {
-    note.textContent = `${opponentCapitalized(g.view)} quiere la revancha. ¿Le das?`;
+    note.textContent = t("sheet.rematch_asked", { name: opponentCapitalized(g.view) });
   }
 }
 
@@ -27,11 +27,11 @@ export function closeSheet(g) {
 }
 
 function finalButtons(g, match) {
-  const rematch = h("button", { type: "button", class: "btn primary rematch" }, "Revancha");
+  const rematch = h("button", { type: "button", class: "btn primary rematch" }, t("mesa.rematch"));
   rematch.addEventListener("click", () => {
     g.rematch();
     if (isFriendGame(g.view)) {
-      rematch.textContent = `Esperando a ${opponentName(g.view)}…`;
+      rematch.textContent = t("mesa.waiting_for", { name: opponentName(g.view) });
       rematch.setAttribute("aria-disabled", "true");
     }
   });
@@ -39,11 +39,11 @@ function finalButtons(g, match) {
     g.local ? null : h("button", { type: "button", class: "btn replay", onclick: () => {
       closeSheet(g);
       g.app.openReplay(g.session.token, match);
-    } }, "Ver la repetición"),
+    } }, t("games.replay")),
     h("button", { type: "button", class: "btn quiet", onclick: () => {
       closeSheet(g);
       g.app.goHome(null, true);
-    } }, "Volver al inicio")];
+    } }, t("sheet.back_home"))];
 }
 
 /** Opens the sheet of the hand `event` (a hand_end) ended; the mesa waits while it is open. */
@@ -60,34 +60,35 @@ export function openHandSheet(g, event) {
   const parts = [...sheetNotes(facts, me, oppName)];
   if (r.swept && r.swept.length) {
     parts.push(h("p", { class: "small" },
-      `La mesa (${plural(r.swept.length, "carta", "cartas")}) fue para ${
-        r.sweeper === me ? "ti: te llevaste" : opponentName(v) + ": se llevó"} algo de último.`));
+      r.sweeper === me ? t("sheet.swept_mine", { n: r.swept.length })
+        : t("sheet.swept_theirs", { n: r.swept.length, name: opponentName(v) })));
   }
   const handNumber = event.hand_number ?? v.hand_number;
   const finished = r.winner !== null && r.winner !== undefined;
-  let title = `Fin de la mano ${handNumber + 1}`;
+  let title = t("sheet.hand_end", { n: handNumber + 1 });
   const buttons = h("div", { class: "button-row" });
   if (finished) {
-    title = r.winner === mine ? "¡Ganaste la partida!" : `${oppName} ganó la partida`;
+    title = r.winner === mine ? t("sheet.you_won") : t("sheet.they_won", { name: oppName });
     parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
-      r.winner === mine ? "¡Llegaste a 21! Felicidades." : `${oppName} llegó a 21.`));
+      r.winner === mine ? t("sheet.you_reached") : t("sheet.they_reached", { name: oppName })));
     parts.push(h("p", { class: "rematch-note", role: "status" }));
     buttons.append(...finalButtons(g, v.match).filter(Boolean));
   } else {
-    parts.push(h("p", { class: "small" }, "Nadie llegó a 21: seguimos con otra mano."));
+    parts.push(h("p", { class: "small" }, t("sheet.nobody")));
     buttons.append(h("button", { type: "button", class: "btn primary next-hand", onclick: () => closeSheet(g) },
-      "Seguir jugando"));
+      t("sheet.keep_playing")));
   }
   parts.push(buttons);
   // the opponent inside the sentence: "la computadora", never "La computadora"
   const inside = opponentName(v);
-  announce(`${title}. Tú sumaste ${gained(mine)}, ${inside} ${gained(theirs)}. En la partida: tú ${r.scores[mine]}, ${inside} ${r.scores[theirs]}.`);
+  announce(t("sheet.said", { title, mine: gained(mine), name: inside, theirs: gained(theirs),
+    score: r.scores[mine], their_score: r.scores[theirs] }));
   g.sheet = openDialog({
     title, className: "sheet" + (finished ? " final" : ""),
     body: h("div", { class: "sheet-body" },
       h("div", { class: "sheet-table" }, sheetTable(facts, me, shortOpponentName(v))),
       h("div", { class: "sheet-side" }, parts)),
-    closeLabel: finished ? "Cerrar" : "Seguir jugando",
+    closeLabel: finished ? t("sheet.close") : t("sheet.keep_playing"),
     onClose: () => {
       g.sheet = null;
       g.render();

@@ -3,6 +3,7 @@
 // the next step is; a move goes to the server as the player composed it (the server says
 // why when it is not allowed).
 
+import { t } from "../../lib/i18n.js";
 import { alertNow, h } from "../../lib/dom.js";
 import { cardNameWithArticle, cardValue } from "../../ui/cards.js";
 import { focusLater } from "./focus.js";
@@ -17,7 +18,7 @@ function canAct(g) {
   if (myTurn(g.view)) return true;
   // a tap while it is not my turn: say whose turn it is (nothing once it is over)
   if (g.view?.status === "playing") {
-    g.showError(`Todavía no te toca: le toca a ${opponentName(g.view)}.`);
+    g.showError(t("mesa.not_yet", { name: opponentName(g.view) }));
   } else {
     g.sel.error = null;
     g.render();
@@ -32,7 +33,7 @@ export function selectCard(g, code) {
   focusLater(g, g.sel.selected ? ".actions button:not([aria-disabled])" : null);
 }
 
-const HAND_FIRST = "Primero toca una carta de tu mano; después, lo que quieres de la mesa.";
+const HAND_FIRST = "mesa.hand_first";
 
 /** Says `text` on the error line while the other's move is being shown: the line is put in
  * place without drawing the table again (that would cut the move short), and it stays once
@@ -54,12 +55,12 @@ function sayDuringMove(g, text) {
 export function toggleTableItem(g, id) {
   if (!g.sel.selected && g.animating && g.view?.status === "playing") {
     // a table card tapped first while the other's move lands: what to tap first
-    sayDuringMove(g, HAND_FIRST);
+    sayDuringMove(g, t(HAND_FIRST));
     return;
   }
   if (!canAct(g)) return;
   if (!g.sel.selected) {
-    g.showError(HAND_FIRST);
+    g.showError(t(HAND_FIRST));
     return;
   }
   toggleMark(g.sel, id);
@@ -92,7 +93,7 @@ function sendMove(g, move) {
   const id = `m${Date.now().toString(36)}-${++moveCounter}`;
   const seq = g.view.seq ?? g.session.since;
   if (!g.conn.send({ type: "move", move, seq, id })) {
-    g.showError("No hay conexión ahora mismo. Espera a que vuelva la señal y juega otra vez.");
+    g.showError(t("mesa.no_connection"));
     return;
   }
   g.sel.pending = { id, move, seq };
@@ -110,7 +111,7 @@ export function capture(g, which) {
   }
   const move = which === "solo" ? opts.llevarte_solo : opts.llevarte;
   if (!move) {
-    g.showError(`Con ${cardNameWithArticle(opts.card)} no hay nada que llevarte.`);
+    g.showError(t("mesa.nothing_to_take", { card: cardNameWithArticle(opts.card) }));
     return;
   }
   sendMove(g, move);

@@ -3,6 +3,7 @@
 // of the websocket. Only what belongs to the server is left out: the replay, carrying the
 // game to another device, watchers.
 
+import { t } from "../../lib/i18n.js";
 import { LocalRoom } from "../../lib/localroom.js";
 import { saveCurrentLocal } from "../../lib/offlinedb.js";
 import { loadSession } from "../../lib/device.js";
@@ -20,7 +21,7 @@ export class LocalMesa extends Mesa {
     // an online game left for this one: say when the signal is back
     this.onOnline = () => {
       const online = loadSession();
-      if (online && !online.finished) this.flash("Volvió la conexión. Tu partida en línea te espera en el inicio.");
+      if (online && !online.finished) this.flash(t("local.online_back"));
     };
     window.addEventListener("online", this.onOnline);
   }

@@ -4,12 +4,13 @@
 // redraws from them (render.js). The browser knows no rules: what each hand card can do
 // comes from `view.options`.
 
+import { t } from "../../lib/i18n.js";
 import { alertNow, announce, reducedMotion, setBanner, wait } from "../../lib/dom.js";
 import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/device.js";
 import { cardElement } from "../../ui/cards.js";
 import { closePushOffer, offerPush } from "../../ui/push.js";
 import { refreshPush } from "../../lib/push.js";
-import { DEAL_WORDS, REMATCH_WORDS, moveLine, moveSentence, newHandWords } from "../../ui/words.js";
+import { dealWords, rematchWords, moveLine, moveSentence, newHandWords } from "../../ui/words.js";
 import { LiveTable } from "../live.js";
 import { askLeave, openMenu } from "./dialogs.js";
 import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
@@ -85,8 +86,7 @@ export class Mesa extends LiveTable {
     this.attempt = attempt;
     if (status === "reconnecting") {
       setBanner(attempt > 2
-        ? "Se perdió la conexión con el servidor. Seguimos intentando…"
-        : "Se perdió la conexión con el servidor. Reconectando…");
+        ? t("mesa.lost_retrying") : t("mesa.lost_reconnecting"));
     } else if (status === "online") {
       setBanner(null);
     }
@@ -190,14 +190,13 @@ export class Mesa extends LiveTable {
       this.conn.send({ type: "move", move: pending.move, seq: pending.seq, id: pending.id });
     }
     if (forMe.length > 0) {
-      this.flash(`Volviste a tu asiento. Mientras no estabas, la computadora jugó ${
-        forMe.length === 1 ? "una jugada" : forMe.length + " jugadas"} por ti.`);
+      this.flash(t("mesa.back_for_me", { n: forMe.length }));
     } else if (!first) {
-      announce("Conexión recuperada. " + turnWords(this.view));
+      announce(t("mesa.reconnected", { turn: turnWords(this.view) }));
     } else if (this.session.invited && !this.session.greeted && msg.view.names) {
       this.session.greeted = true;
       this.persist();
-      this.flash(`${msg.view.names[0]} te invitó a su mesa. ¡Buena suerte! ${turnWords(this.view)}`);
+      this.flash(t("mesa.invited_you", { name: msg.view.names[0], turn: turnWords(this.view) }));
     } else {
       announce(turnWords(this.view));
     }
@@ -244,7 +243,7 @@ export class Mesa extends LiveTable {
   onWatchers(count) {
     const before = this.watchers;
     this.watchers = count;
-    if (count > before) announce(count === 1 ? "Alguien está mirando la partida." : `${count} personas están mirando la partida.`);
+    if (count > before) announce(t("mesa.watching_now", { n: count }));
     this.render();
   }
 
@@ -299,7 +298,7 @@ export class Mesa extends LiveTable {
       else focusHandIfLost(this);
     } else if (kind === "deal") {
       this.render();
-      announce(DEAL_WORDS);
+      announce(dealWords());
     } else if (kind === "hand_end") {
       this.sel = freshSelection();
       this.render();
@@ -310,11 +309,11 @@ export class Mesa extends LiveTable {
     } else if (kind === "rematch") {
       this.sel = freshSelection();
       this.render();
-      this.flash(REMATCH_WORDS);
+      this.flash(rematchWords());
     } else {
       this.render();
       if (wasWaiting && view.status === "playing") {
-        this.flash(`¡${opponentCapitalized(view)} llegó! Empieza la partida.`);
+        this.flash(t("mesa.arrived", { name: opponentCapitalized(view) }));
       }
     }
   }
@@ -353,7 +352,7 @@ export class Mesa extends LiveTable {
   /** `confirmed`: in a por-turnos game, the player asked for the computer in so many words. */
   takeover(level, confirmed = false) {
     const message = confirmed ? { type: "takeover", level, confirmed: true } : { type: "takeover", level };
-    if (!this.conn.send(message)) this.showError("No hay conexión ahora mismo.");
+    if (!this.conn.send(message)) this.showError(t("mesa.no_connection_now"));
   }
 
   rematch() {
@@ -363,7 +362,7 @@ export class Mesa extends LiveTable {
   setHints(on) {
     this.hints = on;
     saveHints(on);
-    announce(on ? "Ayudas puestas." : "Ayudas quitadas.");
+    announce(on ? t("mesa.hints_on") : t("mesa.hints_off"));
     this.render();
   }
 
@@ -405,7 +404,7 @@ export class Mesa extends LiveTable {
     if (v) {
       const last = v.last_move;
       this.turnAlert.update(v.seq, myTurn(v), last && last.seat !== v.seat
-        ? moveSentence(last, moverOf(this, last, v.table), false) : "Es tu turno en el casino.");
+        ? moveSentence(last, moverOf(this, last, v.table), false) : t("mesa.your_turn_alert"));
     }
   }
 }

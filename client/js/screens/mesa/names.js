@@ -2,6 +2,7 @@
 // ("la computadora", "tu amigo" before the friend has a name), and whose turn it is.
 
 import { capitalize } from "../../lib/dom.js";
+import { t } from "../../lib/i18n.js";
 import { rivals } from "../../engine/seats.js";
 
 /** The opponent's seat: the first rival to play after mine (with two seats, the one
@@ -16,9 +17,9 @@ export function isFriendGame(view) {
 
 /** The opponent inside a sentence: "la computadora", "Beto", "tu amigo". */
 export function opponentName(view) {
-  if (!view) return "tu contrincante";
-  if (view.opponent && view.opponent.kind === "computer") return "la computadora";
-  return view.names[opponentSeat(view)] || "tu amigo";
+  if (!view) return t("names.opponent");
+  if (view.opponent && view.opponent.kind === "computer") return t("games.computer");
+  return view.names[opponentSeat(view)] || t("games.friend");
 }
 
 /** The opponent where a sentence starts: "La computadora", "Beto". */
@@ -28,7 +29,7 @@ export function opponentCapitalized(view) {
 
 /** For narrow labels (score boxes, table headers). */
 export function shortOpponentName(view) {
-  if (view && view.opponent && view.opponent.kind === "computer") return "Computadora";
+  if (view && view.opponent && view.opponent.kind === "computer") return t("names.computer_short");
   return opponentCapitalized(view);
 }
 
@@ -38,7 +39,7 @@ export function myTurn(view) {
 
 export function turnWords(view) {
   if (!view) return "";
-  if (view.status === "waiting") return "Esperando a que llegue tu amigo.";
-  if (view.status === "finished") return "La partida terminó.";
-  return view.turn === view.seat ? "Te toca." : `Le toca a ${opponentName(view)}.`;
+  if (view.status === "waiting") return t("turn.waiting");
+  if (view.status === "finished") return t("turn.over");
+  return view.turn === view.seat ? t("turn.mine") : t("turn.theirs", { name: opponentName(view) });
 }

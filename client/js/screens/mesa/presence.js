@@ -2,9 +2,9 @@
 // from the seconds the server said were left, never from a clock) and played by the
 // computer; what is said when it changes, and the panel that offers the computer.
 
+import { duration, parts, t } from "../../lib/i18n.js";
 import { announce, h, openDialog } from "../../lib/dom.js";
 import { levelName } from "../../ui/texts.js";
-import { plural } from "../../ui/words.js";
 import { refocus } from "./focus.js";
 import { isFriendGame, opponentCapitalized } from "./names.js";
 
@@ -15,15 +15,15 @@ function clockText(seconds) {
 
 /** The countdown as a screen reader reads it: "25 segundos". */
 function spokenClock(seconds) {
-  return plural(seconds, "segundo", "segundos");
+  return duration(seconds, "second");
 }
 
 /** Por turnos' long wait (the server's setting) in words: "24 horas" (a test server's
  * short one: "5 segundos", "10 minutos"). */
 export function waitWords(seconds) {
-  if (seconds >= 3600) return plural(Math.round(seconds / 3600), "hora", "horas");
-  if (seconds >= 60) return plural(Math.round(seconds / 60), "minuto", "minutos");
-  return plural(Math.max(1, Math.round(seconds)), "segundo", "segundos");
+  if (seconds >= 3600) return duration(Math.round(seconds / 3600), "hour");
+  if (seconds >= 60) return duration(Math.round(seconds / 60), "minute");
+  return duration(Math.max(1, Math.round(seconds)), "second");
 }
 
 export class Presence {
@@ -56,9 +56,9 @@ export class Presence {
     const name = opponentCapitalized(view);
     const wasAway = before && (before.state === "away" || before.state === "computer");
     if (isFriendGame(view) && before) {
-      if (wasAway && p.state === "here") this.hooks.flash(`¡${name} volvió a la mesa!`);
-      else if (p.state === "away" && before.state === "here") announce(`${name} se fue de la mesa. Lo esperamos un momento.`);
-      else if (p.state === "computer" && before.state !== "computer") announce(`La computadora juega por ${name} hasta que vuelva.`);
+      if (wasAway && p.state === "here") this.hooks.flash(t("presence.back", { name }));
+      else if (p.state === "away" && before.state === "here") announce(t("presence.left", { name }));
+      else if (p.state === "computer" && before.state !== "computer") announce(t("presence.computer_plays", { name }));
     }
     this.stop();
     this.graceUntil = null;
@@ -101,10 +101,9 @@ export class Presence {
 
 /** "Sí, en Fácil", "Sí, en Normal", "Sí, en Difícil". */
 function levelButtons(choose) {
-  const levels = [["facil", "Fácil"], ["normal", "Normal"], ["dificil", "Difícil"]];
-  return h("div", { class: "button-row" }, levels.map(([level, label]) =>
+  return h("div", { class: "button-row" }, ["facil", "normal", "dificil"].map((level) =>
     h("button", { type: "button", class: "btn", "data-level": level,
-      onclick: () => choose(level) }, `Sí, en ${label}`)));
+      onclick: () => choose(level) }, t("presence.yes_level", { level: levelName(level) }))));
 }
 
 /** Por turnos, after the long wait: the computer takes the seat only when asked, at the
@@ -112,16 +111,16 @@ function levelButtons(choose) {
 function askComputer(g) {
   const name = opponentCapitalized(g.view);
   const dialog = openDialog({
-    title: `¿Que la computadora juegue por ${name}?`,
+    title: t("presence.ask_title", { name }),
     className: "ask-computer",
     onClose: () => refocus(g),
     body: h("div", {},
-      h("p", {}, `Es una partida por turnos: ${name} juega cuando pueda. Si no quieres esperar, la computadora juega por ${name} hasta que vuelva a la mesa.`),
+      h("p", {}, t("presence.ask_turns", { name })),
       levelButtons((level) => {
         dialog.close();
         g.takeover(level, true);
       }),
-      h("button", { type: "button", class: "btn quiet", onclick: () => dialog.close() }, `No, espero a ${name}`)),
+      h("button", { type: "button", class: "btn quiet", onclick: () => dialog.close() }, t("presence.no_wait", { name }))),
   });
 }
 
@@ -131,11 +130,11 @@ export function presencePanel(g) {
   if (!isFriendGame(g.view) || !p || p.state === "here") return null;
   const name = opponentCapitalized(g.view);
   if (p.state === "arriving") {
-    return h("div", { class: "presence arriving", role: "status" }, `${name} está llegando a la mesa…`);
+    return h("div", { class: "presence arriving", role: "status" }, t("presence.arriving", { name }));
   }
   if (p.state === "computer") {
     return h("div", { class: "presence takeover", role: "status" },
-      `${name} no está. La computadora (${levelName(p.level)}) juega por ${name} hasta que vuelva.`);
+      t("presence.computer_level", { name, level: levelName(p.level) }));
   }
   const left = g.presence.graceLeft();
   if (g.view.turns) {
@@ -144,24 +143,23 @@ export function presencePanel(g) {
     const wait = typeof g.view.turns_grace === "number" ? waitWords(g.view.turns_grace) : null;
     if (left > 0) {
       return h("div", { class: "presence away turns" },
-        h("p", { role: "status" }, `${name} no está en la mesa ahora. Es por turnos: juega cuando pueda, y aquí lo verás.`),
-        wait ? h("p", { class: "small" }, `Si pasan ${wait} sin que venga, podrás dejar que la computadora juegue por ${name}.`) : null);
+        h("p", { role: "status" }, t("presence.turns_away", { name })),
+        wait ? h("p", { class: "small" }, t("presence.turns_after", { wait, name })) : null);
     }
     return h("div", { class: "presence away turns long" },
-      h("p", { role: "status" }, `${name} no ha venido a la mesa${wait ? ` en ${wait}` : ""}. Es por turnos: puedes seguir esperando.`),
+      h("p", { role: "status" }, wait ? t("presence.turns_long", { name, wait }) : t("presence.turns_long_plain", { name })),
       h("button", { type: "button", class: "btn quiet ask-computer", onclick: () => askComputer(g) },
-        wait ? `Ya pasaron ${wait}: que la computadora juegue por ${name}` : `Que la computadora juegue por ${name}`));
+        wait ? t("presence.turns_offer", { wait, name }) : t("presence.turns_offer_plain", { name })));
   }
   if (left > 0) {
     return h("div", { class: "presence away" },
-      h("p", { role: "status" }, `${name} se fue de la mesa. Lo esperamos un momento, a ver si vuelve.`),
-      h("p", { class: "small" }, "Si no vuelve, en ",
+      h("p", { role: "status" }, t("presence.away", { name })),
+      h("p", { class: "small" }, parts("presence.countdown", { name, clock: [
         h("strong", { class: "countdown", "aria-hidden": "true" }, clockText(left)),
-        h("span", { class: "sr-only" }, spokenClock(left)),
-        ` podrás dejar que la computadora juegue por ${name}.`));
+        h("span", { class: "sr-only" }, spokenClock(left))] })));
   }
-  return h("div", { class: "presence choose", role: "group", "aria-label": `${name} no ha vuelto` },
-    h("p", {}, `${name} no ha vuelto. ¿Quieres que la computadora juegue por ${name}?`),
+  return h("div", { class: "presence choose", role: "group", "aria-label": t("presence.not_back_label", { name }) },
+    h("p", {}, t("presence.not_back", { name })),
     levelButtons((level) => g.takeover(level)),
-    h("p", { class: "small" }, `Si prefieres, espera: cuando ${name} vuelva, sigue jugando.`));
+    h("p", { class: "small" }, t("presence.or_wait", { name })));
 }

@@ -1,6 +1,7 @@
 // Quick reactions at la mesa: who may send them (a friend game, or a game with the computer
 // somebody is watching), the picker in the top bar opened and closed, a reaction sent.
 
+import { t } from "../../lib/i18n.js";
 import { announce } from "../../lib/dom.js";
 import { pickerPanel, pickerToggle, reactionById } from "../../ui/reactions.js";
 import { focusLater } from "./focus.js";
@@ -27,7 +28,7 @@ function close(g) {
 function send(g, reaction) {
   const id = `r-${Date.now().toString(36)}-${++reactCounter}`;
   if (!g.conn.send({ type: "react", reaction: reaction.id, id })) {
-    g.showError("No hay conexión ahora mismo.");
+    g.showError(t("mesa.no_connection_now"));
     return;
   }
   g.reactOpen = false;

@@ -4,6 +4,7 @@
 // actions. Nothing here changes state; taps call the mesa's intents.
 
 import { teamOf } from "../../engine/seats.js";
+import { t } from "../../lib/i18n.js";
 import { h } from "../../lib/dom.js";
 import { cardElement } from "../../ui/cards.js";
 import { playerPanel, scoreBoxes, watchersCount } from "../../ui/panels.js";
@@ -30,8 +31,8 @@ export function mesaScreen(g) {
   if (!v) {
     const offer = offlineOffer(g); // opened with no network: the computer offline meanwhile
     return h("section", { class: "mesa loading-mesa", "aria-busy": offer ? null : "true" },
-      h("h1", { class: "sr-only" }, "La mesa"),
-      h("p", { class: "loading" }, g.status === "reconnecting" ? "Reconectando…" : "Abriendo la mesa…"),
+      h("h1", { class: "sr-only" }, t("mesa.title")),
+      h("p", { class: "loading" }, g.status === "reconnecting" ? t("mesa.reconnecting") : t("mesa.opening")),
       offer);
   }
   if (v.status === "waiting") return waitingRoom(g, topbar(g));
@@ -47,10 +48,10 @@ export function topbar(g) {
     limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null, mine: seat === v.seat,
     bubble: seat === v.seat ? g.reactions.bubble(seat) : null });
   return h("header", { class: "topbar" },
-    scoreBoxes(box(v.seat, "Tú"), box(opponentSeat(v), shortOpponentName(v))),
+    scoreBoxes(box(v.seat, t("names.you")), box(opponentSeat(v), shortOpponentName(v))),
     reactButton(g),
     h("button", { type: "button", class: "btn menu-button", "aria-haspopup": "dialog",
-      "data-focus-key": "menu", onclick: () => g.openMenu() }, "Menú"),
+      "data-focus-key": "menu", onclick: () => g.openMenu() }, t("mesa.menu")),
     reactPanel(g),
   );
 }
@@ -74,13 +75,13 @@ function opponent(g) {
 
 function hand(g, my) {
   const v = g.view;
-  const el = h("section", { class: "hand", "aria-label": "Tu mano", tabindex: "-1" });
+  const el = h("section", { class: "hand", "aria-label": t("mesa.hand"), tabindex: "-1" });
   for (const code of v.hand) {
     const opts = optionsFor(v, code);
     const hinted = g.hints && my && Boolean(opts && opts.llevarte);
     const selected = g.sel.selected === code;
     const card = cardElement(code, {
-      extraLabel: [selected ? "escogida" : "", hinted ? "se puede llevar algo" : ""].filter(Boolean).join(", "),
+      extraLabel: [selected ? t("mesa.chosen") : "", hinted ? t("mesa.hinted") : ""].filter(Boolean).join(", "),
     });
     card.classList.add("hand-card");
     card.dataset.focusKey = "h-" + code;
@@ -107,8 +108,8 @@ function mesa(g) {
   const last = h("p", { class: "lastmove" }, v.last_move ? moveLine(v.last_move, moverOf(g, v.last_move, v.table)) : "");
   const turn = h("p", { class: "turn" + (my ? " mine" : ""), "data-turn": my ? "me" : "them" },
     v.status === "finished"
-      ? (v.winner === teamOf(v.seat) ? "¡Ganaste la partida!" : `${opponentCapitalized(v)} ganó la partida.`)
-      : my ? "Te toca jugar" : `Le toca a ${opponentName(v)}…`);
+      ? (v.winner === teamOf(v.seat) ? t("mesa.you_won") : t("mesa.they_won", { name: opponentCapitalized(v) }))
+      : my ? t("mesa.play_now") : t("mesa.their_turn", { name: opponentName(v) }));
   const status = h("div", { class: "status-lines" }, last, turn,
     g.sel.error ? h("p", { class: "error-line" }, g.sel.error) : null,
     g.notice.line());
@@ -120,7 +121,7 @@ function mesa(g) {
     "data-hand-number": String(v.hand_number),
     "data-seq": String(v.seq),
   },
-  h("h1", { id: "mesa-title", class: "sr-only" }, "La mesa"),
+  h("h1", { id: "mesa-title", class: "sr-only" }, t("mesa.title")),
   topbar(g),
   h("div", { class: "mesa-grid" },
     h("div", { class: "opp-area" }, opponent(g), presencePanel(g)),

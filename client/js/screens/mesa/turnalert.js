@@ -2,9 +2,10 @@
 // allowed it in the Menú, the page shows a system notification (no push service: only
 // while the page is open in the background).
 
+import { t } from "../../lib/i18n.js";
 import { loadAlerts } from "../../lib/device.js";
 
-const TITLE = "Casino dominicano";
+const TITLE = () => t("alert.title");
 const ICON = "/static/icon.svg";
 const ICON_TURN = "/static/icon-turn.svg";
 
@@ -31,12 +32,12 @@ export async function askPermission() {
 async function notify(body) {
   const options = { body, tag: "casino-turno", icon: "/static/icons/icon-192.png", lang: "es-DO" };
   try {
-    new Notification("Te toca", options); // eslint-disable-line no-new
+    new Notification(t("alert.your_turn"), options); // eslint-disable-line no-new
   } catch {
     // some phones only show notifications through the service worker
     try {
       const registration = await navigator.serviceWorker?.getRegistration();
-      await registration?.showNotification("Te toca", options);
+      await registration?.showNotification(t("alert.your_turn"), options);
     } catch {
       // not possible here: the title and the icon still say it
     }
@@ -62,7 +63,7 @@ export class TurnAlert {
       return;
     }
     if (document.visibilityState !== "hidden") return;
-    document.title = `¡Te toca! · ${TITLE}`;
+    document.title = t("alert.title_turn", { title: TITLE() });
     setIcon(ICON_TURN);
     if (this.alertedSeq !== seq) {
       this.alertedSeq = seq;
@@ -71,7 +72,7 @@ export class TurnAlert {
   }
 
   clear() {
-    if (document.title !== TITLE) document.title = TITLE;
+    if (document.title !== TITLE()) document.title = TITLE();
     setIcon(ICON);
   }
 
