@@ -153,19 +153,30 @@ async def test_the_idle_time_counts_from_the_last_socket(
 ) -> None:
     """4. A room leaves memory ROOM_IDLE after its last socket closed, not after it was
     loaded or after the first socket closed."""
-    server = make_server(ROOM_IDLE="1.5").start()
+    server = make_server(ROOM_IDLE="3").start()
     a_room, b_room = server.friend_room()
     a, _ = await Client.hello(server, a_room["token"])
     b, _ = await Client.hello(server, b_room["token"])
     await asyncio.sleep(1.0)
     await a.close()
-    await asyncio.sleep(1.0)  # 2 s after the load, 1 s after the first socket closed
+    await asyncio.sleep(2.0)  # 3 s after the load, 2 s after the first socket closed
     closed = time.monotonic()
     await b.close()
-    await asyncio.sleep(0.8)  # within ROOM_IDLE of the last close: still there
-    assert server.get("/healthz").json()["rooms_in_memory"] == 1
-    await wait_rooms_in_memory(server, 0)
-    assert time.monotonic() - closed >= 1.4
+    # counted from the load the room would go at once, from the first close 1 s later: it is
+    # seen still there by a look asked 1.5 s or more after the last close (asked, not
+    # answered: a loaded machine answers late, never early), and gone only after ROOM_IDLE
+    seen_there = 0.0
+    deadline = closed + 15
+    while True:
+        asked = time.monotonic()
+        in_memory = server.get("/healthz").json()["rooms_in_memory"]
+        if in_memory == 0:
+            break
+        assert in_memory == 1 and asked < deadline, (in_memory, asked - closed)
+        seen_there = asked - closed
+        await asyncio.sleep(0.05)
+    assert seen_there >= 1.5, seen_there
+    assert time.monotonic() - closed >= 2.9
 
 
 async def test_a_failed_rejoin_keeps_the_seat(make_server: Callable[..., ServerProc]) -> None:
