@@ -41,7 +41,7 @@ from ..engine import DECK, Card, Move, Position, View, legal_moves, play_step, v
 from ..engine.seats import others, team_of
 from .dealend import Estimate
 from .dealend import load as load_estimate
-from .inference import Inference, Seen
+from .inference import Inference, Seen, resample
 from .normal import Normal
 from .normal import Tuning as NormalTuning
 from .odds import deal_end_chance, hand_chance, result_chance
@@ -315,28 +315,6 @@ def _likelihood(hands: dict[int, list[Card]], readers: list[Inference]) -> float
     for reader in readers:
         weight *= reader.weight(hands[reader.player])
     return weight
-
-
-def resample(
-    items: list[dict[int, list[Card]]], weights: list[float], count: int, rng: random.Random
-) -> list[dict[int, list[Card]]]:
-    """``count`` of ``items`` in proportion to ``weights`` (systematic resampling, one draw
-    of ``rng``); the first ``count`` when every weight is zero."""
-    total = sum(weights)
-    if total <= 0.0:
-        return items[:count]
-    step = total / count
-    point = rng.random() * step
-    chosen: list[dict[int, list[Card]]] = []
-    running = 0.0
-    for item, w in zip(items, weights, strict=True):
-        running += w
-        while len(chosen) < count and point < running:
-            chosen.append(item)
-            point += step
-    while len(chosen) < count:  # rounding at the very end
-        chosen.append(items[max(range(len(items)), key=weights.__getitem__)])
-    return chosen
 
 
 def _hidden(view: View, unseen: list[Card]) -> dict[int, list[Card]]:

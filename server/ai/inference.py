@@ -27,7 +27,7 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..engine import Card, Move, NotationError, Pile, View
 from ..engine.moves import Table, capture_masks
@@ -154,22 +154,7 @@ class Inference:
         hand has no weight."""
         if not self.facts:
             return hands[:count]
-        weights = [self.weight(h) for h in hands]
-        total = sum(weights)
-        if total <= 0.0:
-            return hands[:count]
-        step = total / count
-        point = rng.random() * step
-        chosen: list[list[Card]] = []
-        running = 0.0
-        for hand, w in zip(hands, weights, strict=True):
-            running += w
-            while len(chosen) < count and point < running:
-                chosen.append(hand)
-                point += step
-        while len(chosen) < count:  # rounding at the very end
-            chosen.append(hands[max(range(len(hands)), key=weights.__getitem__)])
-        return chosen
+        return resample(hands, [self.weight(h) for h in hands], count, rng)
 
 
 def fact_of(seen: Seen) -> Fact:
@@ -204,3 +189,26 @@ def _probe(rank: int, visible: set[str], played: Card) -> Card | None:
         if card.code not in visible and card != played:
             return card
     return None
+
+
+Item = TypeVar("Item")
+
+
+def resample(items: list[Item], weights: list[float], count: int, rng: random.Random) -> list[Item]:
+    """``count`` of ``items`` in proportion to ``weights`` (systematic resampling, one draw
+    of ``rng``); the first ``count`` when every weight is zero."""
+    total = sum(weights)
+    if total <= 0.0:
+        return items[:count]
+    step = total / count
+    point = rng.random() * step
+    chosen: list[Item] = []
+    running = 0.0
+    for item, w in zip(items, weights, strict=True):
+        running += w
+        while len(chosen) < count and point < running:
+            chosen.append(item)
+            point += step
+    while len(chosen) < count:  # rounding at the very end
+        chosen.append(items[max(range(len(items)), key=weights.__getitem__)])
+    return chosen
