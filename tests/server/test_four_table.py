@@ -37,7 +37,11 @@ def four_table(server: ServerProc, *chairs: str, turns: bool = False) -> dict[st
 
 
 def sit(
-    server: ServerProc, invite: str, name: str, seat: int | None = None, key: str | None = None
+    server: ServerProc,
+    invite: str,
+    name: str | None,
+    seat: int | None = None,
+    key: str | None = None,
 ) -> httpx.Response:
     body: dict[str, Any] = {"invite": invite, "name": name}
     if seat is not None:
