@@ -150,27 +150,30 @@ async def test_four_friends_sit_where_they_choose_and_each_sees_only_their_own_h
     assert taken.status_code == 409 and taken.json()["error"]["code"] == "seat_taken"
     assert sit(server, ana["invite"], "Otro", 7).json()["error"]["code"] == "bad_seat"
     assert sit(server, ana["invite"], "Otro", 0).json()["error"]["code"] == "bad_seat"
-    abuela = sit(server, ana["invite"], "Abuela", 3).json()
+    abuela = sit(server, ana["invite"], "Abuela", None, key="k-abuela-0123456789ab").json()
+    assert abuela["seat"] == 1  # no chair chosen: the first free one
+    # its retry is that seat again, not the next free chair
+    assert sit(server, ana["invite"], "Abuela", None, key="k-abuela-0123456789ab").json() == abuela
     invitation = server.get(f"/api/invites/{ana['invite']}").json()
-    assert [s["free"] for s in invitation["seats"]] == [False, True, False, False]
-    assert [s["name"] for s in invitation["seats"]] == ["Ana", None, "Tía", "Abuela"]
+    assert [s["free"] for s in invitation["seats"]] == [False, False, False, True]
+    assert [s["name"] for s in invitation["seats"]] == ["Ana", "Abuela", "Tía", None]
     a, wa = await Client.hello(server, ana["token"])
     assert wa["view"]["status"] == "waiting" and wa["view"]["invite"] == ana["invite"]
-    primo = sit(server, ana["invite"], None, None)  # no chair chosen: the free one
-    assert primo.status_code == 200 and primo.json()["seat"] == 1, primo.text
+    primo = sit(server, ana["invite"], None, 3)  # no name given: named after the seat
+    assert primo.status_code == 200 and primo.json()["seat"] == 3, primo.text
     full = sit(server, ana["invite"], "Tarde")
     assert full.status_code == 409 and full.json()["error"]["code"] == "room_full"
     assert "cuatro" in full.json()["error"]["message"]
     started = await a.recv_until(lambda m: "view" in m and m["view"]["status"] == "playing")
     view = started["view"]
-    assert view["names"] == ["Ana", "Jugador 2", "Tía", "Abuela"]
+    assert view["names"] == ["Ana", "Abuela", "Tía", "Jugador 4"]
     assert view["players"] == [{"kind": "person", "level": None}] * 4
     assert view["invite"] is None and len(view["scores"]) == 2 and len(view["tally"]) == 2
     assert "opponent" not in view and "opponent_hand_size" not in view
     summary = server.get(f"/api/rooms/{ana['room']}").json()
     assert summary["seat_count"] == 4 and [s["seat"] for s in summary["seats"]] == [0, 1, 2, 3]
 
-    tokens = [ana["token"], primo.json()["token"], tia.json()["token"], abuela["token"]]
+    tokens = [ana["token"], abuela["token"], tia.json()["token"], primo.json()["token"]]
     clients = [a] + [(await Client.hello(server, t))[0] for t in tokens[1:]]
     watcher, _ = await Client.watcher(server, summary_watch(server, ana))
     await play_table(tuple(clients), ended_hand, 3000)
