@@ -167,7 +167,7 @@ async def test_four_friends_sit_where_they_choose_and_each_sees_only_their_own_h
     started = await a.recv_until(lambda m: "view" in m and m["view"]["status"] == "playing")
     view = started["view"]
     assert view["names"] == ["Ana", "Abuela", "Tía", "Jugador 4"]
-    assert view["players"] == [{"kind": "person", "level": None}] * 4
+    assert view["players"] == [{"kind": "person", "level": None, "chair": "person"}] * 4
     assert view["invite"] is None and len(view["scores"]) == 2 and len(view["tally"]) == 2
     assert "opponent" not in view and "opponent_hand_size" not in view
     summary = server.get(f"/api/rooms/{ana['room']}").json()
@@ -207,7 +207,11 @@ async def test_the_creator_gives_missing_chairs_to_the_computer(server: ServerPr
     assert (await give(a, 0, "facil", "g3"))["code"] == "bad_seat"
     assert (await give(a, 1, "experto", "g4"))["code"] == "bad_level"
     told = await give(a, 1, "normal", "g5")
-    assert told["view"]["players"][1] == {"kind": "computer", "level": "normal"}
+    assert told["view"]["players"][1] == {
+        "kind": "computer",
+        "level": "normal",
+        "chair": "computer",
+    }
     assert told["view"]["status"] == "waiting" and told["view"]["names"][1] == "Computadora"
     assert await saw(t, lambda m: "view" in m and m["view"]["players"][1]["kind"] == "computer")
     told = await give(a, 3, "facil", "g6")
@@ -235,7 +239,7 @@ async def test_two_friends_and_two_computers_play_a_match_and_a_rematch_both_agr
     assert tia["seat"] == 2  # the one friend chair: the partner's
     a, wa = await Client.hello(server, ana["token"])
     t, _ = await Client.hello(server, tia["token"])
-    assert wa["view"]["players"][1] == {"kind": "computer", "level": "facil"}
+    assert wa["view"]["players"][1] == {"kind": "computer", "level": "facil", "chair": "computer"}
     end = await play_table(
         (a, t), lambda m: m["type"] == "event" and m["event"]["kind"] == "match_end"
     )
@@ -274,7 +278,8 @@ async def test_a_friend_who_leaves_is_played_by_the_computer_and_gets_the_seat_b
             break
         assert answer["code"] == "too_early" and time.monotonic() < deadline, answer
         await asyncio.sleep(0.05)
-    await a.recv_until(presence(1, "computer"))
+    told = await a.recv_until(lambda m: "view" in m and m["view"]["players"][1]["level"])
+    assert told["view"]["players"][1] == {"kind": "computer", "level": "facil", "chair": "person"}
     seq = a.seq
     playing = (a, tia, abuela)
     # the computer plays seat 1's turns while the others play theirs
@@ -286,7 +291,7 @@ async def test_a_friend_who_leaves_is_played_by_the_computer_and_gets_the_seat_b
     assert moved_by_computer
     back, welcome = await Client.hello(server, seats[1]["token"], since=a.seq)
     assert welcome["view"]["presence"][1]["state"] == "here"
-    assert welcome["view"]["players"][1] == {"kind": "person", "level": None}
+    assert welcome["view"]["players"][1] == {"kind": "person", "level": None, "chair": "person"}
     await a.recv_until(presence(1, "here"))
     clients = [a, back, tia, abuela]
     target = a.seq + 6
