@@ -680,7 +680,9 @@ async def run_round(
     if len(seats) == 1:
         return await run_server(args, root, label, seats)
     order = seats if n % 2 == 0 else seats[::-1]
-    run = await run_server(args, root, label, order, ("flat", "computer"))
+    run: dict[str, Any] = {}
+    if args.mode in ("flat", "both", "computer"):
+        run = await run_server(args, root, label, order, ("flat", "computer"))
     if args.mode in ("pace", "both"):
         for seat_count in order:
             one = await run_server(
