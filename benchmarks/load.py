@@ -16,11 +16,22 @@ view's options: a capture, else a trail, else a build) and ask for a rematch at 
   --watchers N:    flat out and people's pace: N watchers per friend room on websockets
                    too (``watch`` with the room's watch code), counting the frames and
                    bytes they receive: what watching costs the server.
+  --seats 4:       flat out and people's pace in friend rooms of four (issue 27): four bot
+                   clients a room, each on its own socket, reading every frame and moving
+                   only on its own turn; people's pace counts people (sockets of seats)
+                   held as well as rooms; ``--step``/``--cap`` count two-seat rooms, so a
+                   step of four-seat rooms adds as many people (half as many rooms).
+  --seats 2,4:     both side by side in one run: flat out plays rooms of two and rooms of
+                   four in turn on the same server (2,4 then 4,2 from round to round),
+                   people's pace gives each a fresh server in the same order; then each
+                   figure per seat count (median and every round) and the ratio 4/2.
 
     .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10  # both: none
     .venv/bin/python benchmarks/load.py --mode flat --baseline main --rounds 2 --echo
     .venv/bin/python benchmarks/load.py --mode computer --friends 200 --computers 100
     .venv/bin/python benchmarks/load.py --mode flat --rooms 100 --seconds 10 --watchers 10
+    .venv/bin/python benchmarks/load.py --mode flat --seats 2,4 --rooms 100 --seconds 10 --rounds 4
+    .venv/bin/python benchmarks/load.py --mode pace --seats 2,4 --step 20 --cap 300 --p99-limit 50
     .venv/bin/python benchmarks/load.py --servers http://127.0.0.1:8001,http://127.0.0.1:8002
 
 ``--baseline REV``: the server of REV too (a git worktree in a temporary folder, removed at
