@@ -613,6 +613,10 @@ async def peoples_pace(
             **({"rss_mib_every_30s": trace} if len(trace) > 2 else {}),
             "rematches": stats.rematches,
             "server_cpu_share": round(server_cpu, 2),
+            "server_cpu_ms_per_s": round(1000 * server_cpu, 1),
+            "server_cpu_ms_per_move": round(
+                1000 * server_cpu * (end - start) / max(1, len(window)), 3
+            ),
             "bots_cpu_share": round(bots_cpu, 2),
             "machine_load_1min": os.getloadavg()[0],
             "bots_loop_lag": summary([lag for t, lag in lags if start <= t <= end]),
@@ -772,6 +776,39 @@ def compare_seats(results: dict[str, list[dict[str, Any]]], seats: list[int]) ->
             said = ", ".join(ratios) or "none held"
             name = key.replace("_", " ")
             print(f"  pace {name}: " + "; ".join(cells) + f" (ratio of the medians: {said})")
+            print(
+                "  pace, step by step at the same people (median over the rounds that reached it):"
+            )
+            for people in sorted({st["people"] for p in paces for st in p[first]["steps"]}):
+                at = {
+                    n: [st for p in paces for st in p[n]["steps"] if st["people"] == people]
+                    for n in seats
+                }
+                if not all(at.values()):
+                    continue
+                cells = []
+                per_person = {}
+                for n in seats:
+                    rows = at[n]
+                    cpu = benchkit.median(
+                        [r.get("server_cpu_ms_per_s", 1000 * r["server_cpu_share"]) for r in rows]
+                    )
+                    per_person[n] = cpu / people
+                    cells.append(
+                        f"{n} seats p99 {benchkit.median([r['p99_ms'] for r in rows]):g} ms "
+                        f"({', '.join(str(r['p99_ms']) for r in rows)}), "
+                        f"{benchkit.median([r['moves_per_s'] for r in rows]):g} moves/s, "
+                        f"server {cpu:g} ms CPU/s"
+                    )
+                ratios = [
+                    f"{n}/{first} {per_person[n] / per_person[first]:.2f}"
+                    for n in seats[1:]
+                    if per_person[first]
+                ]
+                print(
+                    f"    {people} people: " + "; ".join(cells)
+                    + f" (server CPU per person: {', '.join(ratios) or '-'})"
+                )  # fmt: skip
 
 
 async def main_async(args: argparse.Namespace) -> None:
