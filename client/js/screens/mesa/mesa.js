@@ -15,12 +15,23 @@ import { LiveTable } from "../live.js";
 import { askLeave, openMenu } from "./dialogs.js";
 import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
 import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
-import { myTurn, opponentCapitalized, opponentSeat, turnWords } from "./names.js";
+import { isFour, myTurn, opponentCapitalized, opponentSeat, seatCapitalized, turnWords } from "./names.js";
 import { Presence } from "./presence.js";
-import { mesaScreen, moverOf } from "./render.js";
+import { mesaScreen, moverOf, recentPlays } from "./render.js";
 import { escapeChoice } from "./intents.js";
 import { freshSelection } from "./selection.js";
 import { TurnAlert } from "./turnalert.js";
+
+/** The plays a (re)opened table shows: those of `events` (a welcome's) since this seat's own
+ * last one, the newest three; else the view's last move. */
+function recentSince(view, events) {
+  const moves = events.filter((e) => e.kind === "move");
+  let start = 0;
+  moves.forEach((e, i) => { if (e.seat === view.seat) start = i; });
+  const kept = moves.slice(start).slice(-3).map((event) => ({ event, table: view.table }));
+  if (kept.length) return kept;
+  return view.last_move ? [{ event: view.last_move, table: view.table }] : [];
+}
 
 export class Mesa extends LiveTable {
   /**
@@ -54,6 +65,7 @@ export class Mesa extends LiveTable {
     this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
     this.watchers = 0; // how many are watching this table
     this.reactOpen = false; // the reaction picker is open
+    this.recent = []; // the plays since this seat's last one: [{event, table}] (render.js recentPlays)
     this.turnAlert = new TurnAlert();
     this.presence = new Presence({
       root: () => this.root, render: () => this.render(), flash: (text) => this.flash(text),
@@ -142,7 +154,7 @@ export class Mesa extends LiveTable {
         break;
       case "reaction":
         if (this.view && msg.seat !== this.view.seat) {
-          this.reactions.receive(msg.seat, msg.reaction, opponentCapitalized(this.view));
+          this.reactions.receive(msg.seat, msg.reaction, seatCapitalized(this.view, msg.seat));
         }
         break;
       case "seat_moved":
@@ -159,6 +171,7 @@ export class Mesa extends LiveTable {
   onRoomEvent(event, frame) {
     if (event.kind === "rematch") {
       this.rematchSeen = null;
+      this.recent = [];
       closeSheet(this);
     }
     this.queue.push({ event, view: frame.view, seq: frame.seq });
@@ -183,6 +196,7 @@ export class Mesa extends LiveTable {
     this.queue = [];
     this.sel = freshSelection();
     this.setView(msg.view);
+    this.recent = recentSince(msg.view, events);
     if (pending) {
       // a move sent before the socket dropped, never answered: sent again with its id (the
       // server plays it once: if it was played already, the answer is its ack)
@@ -289,6 +303,7 @@ export class Mesa extends LiveTable {
     this.setView(view);
     if (kind === "move") {
       const mine = event.seat === view.seat;
+      this.remember(event, view.table);
       if (mine) this.sel = freshSelection();
       else if (!this.sel.keepError) this.sel.error = null; // what was said while it landed stays
       this.sel.keepError = false;
@@ -318,7 +333,15 @@ export class Mesa extends LiveTable {
     }
   }
 
-  /** The opponent's card lands on the table, what it takes is outlined, for a moment. */
+  /** A play to keep on screen until this seat plays again (the newest three). */
+  remember(event, table) {
+    const last = this.recent[this.recent.length - 1];
+    if (last && last.event === event) return;
+    if (event.seat === this.view?.seat) this.recent = [];
+    this.recent = [...this.recent, { event, table }].slice(-3);
+  }
+
+  /** Another player's card lands on the table, what it takes is outlined, for a moment. */
   async animateOpponentMove(event, after) {
     const ms = loadAnimMs(reducedMotion());
     if (ms <= 0) return;
@@ -337,7 +360,12 @@ export class Mesa extends LiveTable {
       area.closest(".table-area")?.classList.remove("empty");
     }
     const mover = moverOf(this, event, after.table);
-    this.root.querySelector(".lastmove")?.replaceChildren(...moveLine(event, mover));
+    if (this.view && isFour(this.view)) {
+      this.remember(event, after.table);
+      this.root.querySelector(".lastmove")?.replaceWith(recentPlays(this));
+    } else {
+      this.root.querySelector(".lastmove")?.replaceChildren(...moveLine(event, mover));
+    }
     announce(moveSentence(event, mover));
     await wait(ms);
     this.animating = false;
