@@ -308,12 +308,15 @@ export class Mesa extends LiveTable {
       else if (!this.sel.keepError) this.sel.error = null; // what was said while it landed stays
       this.sel.keepError = false;
       this.render();
-      announce(moveSentence(event, moverOf(this, event, view.table)) + " " + turnWords(view));
+      this.lastSaid = this.playsSaid(event, view);
+      announce(this.lastSaid + " " + turnWords(view));
       if (mine) focusHand(this);
       else focusHandIfLost(this);
     } else if (kind === "deal") {
       this.render();
-      announce(dealWords());
+      // at a table of four the plays just said are said again with the deal (which would
+      // cut them short), and whose turn it is
+      announce(isFour(view) && this.lastSaid ? `${this.lastSaid} ${dealWords()} ${turnWords(view)}` : dealWords());
     } else if (kind === "hand_end") {
       this.sel = freshSelection();
       this.render();
@@ -331,6 +334,16 @@ export class Mesa extends LiveTable {
         this.flash(t("mesa.arrived", { name: opponentCapitalized(view) }));
       }
     }
+  }
+
+  /** What is said of a move: its sentence; at a table of four, once it is this seat's turn
+   * again, every play since its own last one (a player who looked away hears them all). */
+  playsSaid(event, view) {
+    if (!isFour(view) || event.seat === view.seat || !myTurn(view) || this.recent.length < 2) {
+      return moveSentence(event, moverOf(this, event, view.table));
+    }
+    return this.recent.filter((play) => play.event.seat !== view.seat)
+      .map((play) => moveSentence(play.event, moverOf(this, play.event, play.table))).join(" ");
   }
 
   /** A play to keep on screen until this seat plays again (the newest three). */
