@@ -146,7 +146,13 @@ export class Mesa extends LiveTable {
         break;
       case "presence":
         if (!this.view || msg.seat === this.view.seat) return;
-        this.presence.set(msg.presence);
+        if (this.view.presence) {
+          // each seat's panel says whether its player is here (a table of four has three)
+          const presence = [...this.view.presence];
+          presence[msg.seat] = msg.presence;
+          this.view = { ...this.view, presence };
+        }
+        if (msg.seat === opponentSeat(this.view)) this.presence.set(msg.presence);
         this.render();
         break;
       case "watchers":
