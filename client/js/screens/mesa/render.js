@@ -61,7 +61,7 @@ export function topbar(g) {
   const playing = v.status !== "waiting";
   // scores, limpias and what was captured are the team's (RULES.md 9.3), shown by a seat
   const box = (seat, who) => ({ seat, who, score: v.scores[teamOf(seat)],
-    limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null, mine: seat === v.seat,
+    limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null, mine: seat === v.seat, team: isFour(v),
     bubble: seat === v.seat ? g.reactions.bubble(seat) : null });
   return h("header", { class: "topbar" },
     scoreBoxes(box(v.seat, shortMyName(v)), box(opponentSeat(v), shortOpponentName(v))),
