@@ -118,6 +118,7 @@ def test_a_hand_in_pairs_against_three_computers_with_no_network(make_player: Ma
     page.wait_for_selector("main[data-screen='inicio'] .sin-conexion")
     assert "En parejas" in page.locator(".sin-conexion").inner_text()
     assert_no_violations(page, "Inicio with no network, pairs offered")
+    me.screenshot("parejas-inicio-360x740")
     page.click(PAIRS.format(level="facil"))
     page.wait_for_selector(".mesa.four[data-seq]")
     kept = page.evaluate(READ_GAME, page.evaluate(LOCAL_ID))
