@@ -22,8 +22,11 @@ export function offlineChoice(play) {
   const levelButton = (level, seats) => {
     const attrs = { type: "button", class: "btn big offline-level", "data-offline-level": level };
     if (seats === 4) attrs["data-offline-seats"] = "4";
-    const button = h("button", attrs, t(`level.${level}`),
-      h("span", { class: "sub" }, seats === 4 ? t(`local.pairs_level.${level}`) : t(`inicio.level.${level}`)));
+    // in pairs the button's name starts with the game, not the level: "Fácil" alone is the
+    // game against one computer
+    const button = h("button", attrs,
+      seats === 4 ? h("span", { class: "sub pre" }, t("local.pairs_title")) : null, t(`level.${level}`),
+      h("span", { class: "sub" }, t(`inicio.level.${level}`)));
     button.addEventListener("click", async () => {
       if (button.getAttribute("aria-disabled")) return;
       busy(button, t("inicio.preparing"));
@@ -39,8 +42,7 @@ export function offlineChoice(play) {
     h("h2", { id: "t-sin-conexion" }, t("local.title")),
     h("p", { class: "small" }, t("local.line")),
     h("div", { class: "button-row two" }, OFFLINE_LEVELS.map((level) => levelButton(level, 2))),
-    h("h3", { id: "t-sin-conexion-parejas", class: "offline-pairs" }, t("local.pairs_title")),
-    h("p", { class: "small" }, t("local.pairs_line")),
+    h("p", { class: "small offline-pairs", id: "t-sin-conexion-parejas" }, t("local.pairs_line")),
     h("div", { class: "button-row two", role: "group", "aria-labelledby": "t-sin-conexion-parejas" },
       OFFLINE_LEVELS.map((level) => levelButton(level, 4))));
 }
