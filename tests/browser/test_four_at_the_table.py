@@ -21,7 +21,14 @@ from tests.browser.test_offline import (
     table_state,
 )
 from tests.support.a11y import assert_no_violations
-from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player, assert_fits
+from tests.support.browserkit import (
+    LANDSCAPE,
+    LAPTOP,
+    PHONE,
+    Player,
+    assert_fits,
+    offered_actions,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +76,22 @@ def check_four_table(page: Page) -> None:
         assert moving and seats[moving[0]]["seat"] == turn_seat
 
 
+def choosing_fits(page: Page) -> None:
+    """Each hand card chosen in turn, and the build panel where one offers it: still on
+    screen, the table of four with them."""
+    cards = page.locator(".hand .card")
+    for i in range(cards.count()):
+        cards.nth(i).click()
+        page.wait_for_selector(".actions button.cancel")
+        assert_fits(page, ".around", ".topbar")
+        if "build" in offered_actions(page):
+            page.click(".actions button.build")
+            page.wait_for_selector(".mesa.building .build-panel")
+            assert_fits(page, ".around", ".topbar", ".build-panel")
+            page.click(".build-panel button.back")
+    page.click(".actions button.cancel")
+
+
 def play_hand_in_pairs(page: Page, shot: Callable[[str], object]) -> int:
     """Plays the player's cards to the end of the hand; between two of its turns the three
     other plays are told on screen and said. Returns how many turns it played."""
@@ -90,10 +113,12 @@ def play_hand_in_pairs(page: Page, shot: Callable[[str], object]) -> int:
             )
             announced = page.locator("#announcer").text_content() or ""
             assert "Tu pareja" in announced and "la derecha" in announced, announced
-        if turn == 0:
+        if turn in (0, 1):  # the table as it starts, and with the three plays since mine
             assert_fits(page, ".around", ".topbar", ".status-lines")
-            assert_no_violations(page, "the offline table of four")
-            shot("table")
+            assert_no_violations(page, f"the offline table of four, turn {turn + 1}")
+            shot(f"table-{turn + 1}")
+        if turn == 2:
+            choosing_fits(page)
         play_turn_by_clicks(page, keyboard=turn % 2 == 1)
         turns += 1
     else:
@@ -167,10 +192,7 @@ def test_the_table_of_four_fits(make_player: MakePlayer, viewport: dict[str, int
     assert_fits(page, ".around", ".topbar", ".status-lines")
     assert_no_violations(page, f"the table of four at {size}")
     me.screenshot(f"parejas-table-{size}")
-    # a card chosen: its actions on screen too
-    page.locator(".hand .card").first.click()
-    page.wait_for_selector(".actions button.cancel")
-    assert_fits(page, ".around", ".topbar", ".status-lines")
+    choosing_fits(page)  # a card chosen, a pile being built: its actions on screen too
     play_turn_by_clicks(page, keyboard=False)
     page.wait_for_function(TURN_OR_SHEET)
     assert page.locator(".recent-plays li").count() == 3
