@@ -199,3 +199,28 @@ def test_the_table_of_four_fits(make_player: MakePlayer, viewport: dict[str, int
     assert_fits(page, ".around", ".topbar", ".status-lines")
     assert_no_violations(page, f"the table of four after a round at {size}")
     me.screenshot(f"parejas-round-{size}")
+
+
+def test_the_table_of_four_in_english(make_player: MakePlayer) -> None:
+    me = make_player(viewport=PHONE, locale="en")
+    me.goto("/")
+    page = me.page
+    page.wait_for_selector("main[data-screen='inicio'] .sin-conexion")
+    assert "In pairs" in page.locator(".sin-conexion").inner_text()
+    page.click(PAIRS.format(level="facil"))
+    page.wait_for_selector(".mesa.four[data-seq]")
+    page.wait_for_function(TURN_OR_SHEET)
+    assert page.locator(".topbar .score .who").all_inner_texts() == ["Us", "Them"]
+    seats = around(page)
+    assert [s["name"] for s in seats.values()] == ["On your left", "Your partner", "On your right"]
+    assert "other team" in seats["left"]["text"] and "your team" in seats["partner"]["text"]
+    play_turn_by_clicks(page, keyboard=False)
+    page.wait_for_function(TURN_OR_SHEET)
+    said = page.locator(".recent-plays li").all_inner_texts()
+    assert [s.split(" played")[0].split(" trailed")[0] for s in said] == [
+        "The computer on your right",
+        "Your partner",
+        "The computer on your left",
+    ], said
+    assert_fits(page, ".around", ".topbar", ".status-lines")
+    assert_no_violations(page, "the table of four in English")
