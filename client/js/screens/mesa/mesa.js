@@ -117,7 +117,9 @@ export class Mesa extends LiveTable {
   onFatal(code, message) {
     this.stop();
     // a page on a foreign origin: the seat is still good from the game's own address
-    if (code === "bad_origin") this.app.goHome(message);
+    // nor is it when this page is older than the server (old_client: lib/connection.js
+    // reloads the page once; a second time it says so here, and the seat is kept)
+    if (code === "bad_origin" || code === "old_client") this.app.goHome(message);
     else this.app.lostSession(message);
   }
 
@@ -152,7 +154,9 @@ export class Mesa extends LiveTable {
           presence[msg.seat] = msg.presence;
           this.view = { ...this.view, presence };
         }
-        if (msg.seat === opponentSeat(this.view)) this.presence.set(msg.presence);
+        // a presence kept per seat (branch parejas' presence.js: set(p, seat)); with one kept
+        // for the opponent only, only the opponent's
+        if (this.presence.setAll || msg.seat === opponentSeat(this.view)) this.presence.set(msg.presence, msg.seat);
         this.render();
         break;
       case "watchers":
@@ -278,7 +282,8 @@ export class Mesa extends LiveTable {
     }
     // a finished match is not "continued": opening the site again goes to Inicio
     this.session.finished = view.status === "finished";
-    this.presence.set(view.presence[opponentSeat(view)]);
+    if (this.presence.setAll) this.presence.setAll(view); // every other seat's
+    else this.presence.set(view.presence[opponentSeat(view)]);
     this.persist();
   }
 
