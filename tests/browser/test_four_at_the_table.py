@@ -159,6 +159,8 @@ def test_a_hand_in_pairs_against_three_computers_with_no_network(make_player: Ma
 
     # closed and opened again, still with no network: the same table of four
     before = table_state(page)
+    plays = page.locator(".recent-plays li").all_inner_texts()
+    assert len(plays) == 3, plays  # the three computers led the new hand
     page.close()
     me.new_page()
     page = me.page
@@ -166,6 +168,7 @@ def test_a_hand_in_pairs_against_three_computers_with_no_network(make_player: Ma
     page.wait_for_selector(".mesa.four[data-seq]")
     page.wait_for_function(TURN_OR_SHEET)
     assert table_state(page) == before
+    assert page.locator(".recent-plays li").all_inner_texts() == plays  # still told
     check_four_table(page)
     play_turn_by_clicks(page, keyboard=True)  # and it plays on
     page.wait_for_function(TURN_OR_SHEET)

@@ -79,11 +79,30 @@ export class LocalRoom {
       const answer = await this.ask({ op: "game", seat: ME });
       if (!answer) return;
       performance.mark("casino-engine-answered");
+      const events = this.seats() === 4 ? await this.playsSinceMine() : [];
+      if (this.closed) return;
       this.handlers.onStatus("online", 0);
       this.handlers.onMessage({ type: "welcome", room: this.game.id, seat: ME, seq: this.seq(),
-        view: this.fullView(answer.view), events: [] });
+        view: this.fullView(answer.view), events });
       this.computerIfItsTurn(answer.view);
     });
+  }
+
+  /** At a table of four, the plays since the player's own last one (at most three, as the
+   * server's welcome carries the events a seat missed), so that a table opened again still
+   * tells them. */
+  async playsSinceMine() {
+    const { moves } = this.game;
+    const plays = [];
+    for (let k = moves.length; k > 0 && plays.length < 3; k--) {
+      const answer = await this.engine.ask({ op: "game", seed: this.game.seed, moves: moves.slice(0, k),
+        seats: this.seats(), computer: others(ME, this.seats()), seat: ME });
+      const event = answer?.events?.[0];
+      if (!event || event.kind !== "move") break;
+      plays.unshift({ seq: this.game.seqBase + k, event });
+      if (event.seat === ME) break;
+    }
+    return plays;
   }
 
   close() {
