@@ -121,7 +121,7 @@ function around(g) {
   return h("div", { class: "around" },
     h("div", { class: "around-seats" }, seatPanel(g, left), seatPanel(g, partner), seatPanel(g, right)),
     h("div", { class: "around-foot" }, deckLine(v.deck_size), g.watchers > 0 ? watchersCount(g.watchers) : null,
-      v.turns ? h("span", { class: "turns-badge" }, "Por turnos") : null));
+      v.turns ? h("span", { class: "turns-badge" }, t("inicio.turns")) : null));
 }
 
 function hand(g, my) {
