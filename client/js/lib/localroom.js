@@ -165,7 +165,9 @@ export class LocalRoom {
       ...rest,
       seat_count: seats.length,
       hand_sizes: handSizes,
-      players: seats.map((seat) => (seat === ME ? { kind: "person", level: null } : { kind: "computer", level })),
+      // every other chair is the computer's own (`chair`: screens/mesa/names.js personChair)
+      players: seats.map((seat) => (seat === ME ? { kind: "person", level: null }
+        : { kind: "computer", level, chair: "computer" })),
       names: seats.map((seat) => (seat === ME ? loadName() || t("names.you") : t("names.computer_short"))),
       seq: this.seq(),
       match: this.game.match,

@@ -78,7 +78,12 @@ function pushButton(token, label, className, describedBy, say, state = W.yesNo) 
 
 /** Another person sits at the table (not only computers: nobody to wait for). */
 function withPeople(view) {
-  if (view.players) return view.players.some((player, seat) => seat !== view.seat && player.kind === "person");
+  // a friend's chair even while the computer plays it (the computer's own chair is named
+  // "Computadora" by the server: screens/mesa/names.js personChair)
+  if (view.players) {
+    return view.players.some((player, seat) => seat !== view.seat &&
+      (player.kind === "person" || (Boolean(view.names?.[seat]) && view.names[seat] !== "Computadora")));
+  }
   return view.opponent?.kind !== "computer"; // a server before the seats-as-lists view
 }
 

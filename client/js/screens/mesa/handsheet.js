@@ -8,7 +8,8 @@ import { announce, h, openDialog } from "../../lib/dom.js";
 import { sheetFacts, sheetNotes, sheetTable } from "../../ui/sheet.js";
 import { refocus } from "./focus.js";
 import {
-  isFour, isFriendGame, opponentCapitalized, opponentName, opponentSeat, seatCapitalized, seatsAround, shortMyName,
+  isFour, isFriendGame, opponentCapitalized, opponentName, opponentSeat, personChair, seatCapitalized, seatsAround,
+  shortMyName,
   shortOpponentName,
 } from "./names.js";
 
@@ -28,7 +29,7 @@ export function askedRematch(view, rematch) {
   if (!rematch) return null;
   if (!isFour(view)) return rematch[opponentSeat(view)] ? opponentSeat(view) : null;
   const { left, partner, right } = seatsAround(view);
-  const asked = [partner, left, right].find((seat) => rematch[seat] && view.players?.[seat]?.kind !== "computer");
+  const asked = [partner, left, right].find((seat) => rematch[seat] && personChair(view, seat));
   return asked === undefined ? null : asked;
 }
 

@@ -25,6 +25,22 @@ export function playerAt(view, seat) {
   return { kind: "person", level: null };
 }
 
+// a computer's own chair is named so by the server (server/rooms/views.py COMPUTER_NAME; no
+// person may take the name): the view's `players` says who plays a seat now, and a friend the
+// computer plays for while they are away reads the same there
+const COMPUTER_NAME = "Computadora";
+
+/** The chair of `seat` is a person's: a friend's (even while the computer plays for them,
+ * or before they sat down), not the computer's own. */
+export function personChair(view, seat) {
+  const player = playerAt(view, seat);
+  if (player.kind !== "computer") return true;
+  if (player.chair) return player.chair === "friend"; // when the view says whose chair it is
+  // a view before issue 27: its `opponent` said "computer" only of the computer's own chair
+  if (!view.players) return false;
+  return Boolean(view.names?.[seat]) && view.names[seat] !== COMPUTER_NAME;
+}
+
 /** How many cards `seat` holds. */
 export function handSizeOf(view, seat) {
   if (view.hand_sizes) return view.hand_sizes[seat];
@@ -57,14 +73,14 @@ export function opponentSeat(view) {
 /** Another person sits at this table (a friend game, not only computers). */
 export function isFriendGame(view) {
   if (!view) return false;
-  return others(view.seat, seatCount(view)).some((seat) => playerAt(view, seat).kind === "person");
+  return others(view.seat, seatCount(view)).some((seat) => personChair(view, seat));
 }
 
 /** `seat` inside a sentence: "la computadora", "Beto", "tu amigo", "tu pareja",
  * "la computadora de la izquierda". */
 export function seatName(view, seat) {
   if (!view) return t("names.opponent");
-  const computer = playerAt(view, seat).kind === "computer";
+  const computer = !personChair(view, seat); // a friend keeps their name while the computer plays
   if (!isFour(view)) {
     if (computer) return t("games.computer");
     return view.names[seat] || t("games.friend");
@@ -82,7 +98,7 @@ export function seatCapitalized(view, seat) {
 
 /** `seat` in a narrow label (a panel's name). */
 export function seatShort(view, seat) {
-  if (playerAt(view, seat).kind !== "computer") return seatCapitalized(view, seat);
+  if (personChair(view, seat)) return seatCapitalized(view, seat);
   if (!isFour(view)) return t("names.computer_short");
   return t(`four.short.${sideOf(view, seat)}`);
 }

@@ -13,7 +13,7 @@ import { moveLine } from "../../ui/words.js";
 import { actionsBar, offlineOffer } from "./actions.js";
 import { selectCard, toggleTableItem } from "./intents.js";
 import {
-  handSizeOf, isFour, myTurn, opponentCapitalized, opponentSeat, playerAt, seatCapitalized,
+  handSizeOf, isFour, myTurn, opponentCapitalized, opponentSeat, personChair, playerAt, seatCapitalized,
   seatName, seatShort, seatsAround, shortMyName, shortOpponentName, sideOf, weWon,
 } from "./names.js";
 import { presencePanel } from "./presence.js";
@@ -79,7 +79,7 @@ function opponent(g) {
   return playerPanel({
     seat,
     name: opponentCapitalized(v),
-    person: playerAt(v, seat).kind === "person",
+    person: personChair(v, seat),
     away: Boolean(p && p.state !== "here"),
     level: playerAt(v, seat).level,
     handSize: handSizeOf(v, seat),
@@ -95,7 +95,7 @@ function seatPanel(g, seat) {
   const v = g.view;
   const side = sideOf(v, seat);
   const player = playerAt(v, seat);
-  const person = player.kind === "person";
+  const person = personChair(v, seat);
   const p = v.presence?.[seat];
   const moving = v.status === "playing" && v.turn === seat;
   const panel = playerPanel({
