@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Page
 
@@ -29,6 +30,8 @@ from tests.support.browserkit import (
     assert_fits,
     offered_actions,
 )
+from tests.support.srvkit import ServerProc
+from tests.support.tablekit import play_by_socket
 
 pytestmark = pytest.mark.browser
 
@@ -227,3 +230,52 @@ def test_the_table_of_four_in_english(make_player: MakePlayer) -> None:
     ], said
     assert_fits(page, ".around", ".topbar", ".status-lines")
     assert_no_violations(page, "the table of four in English")
+
+
+def four_computer_room(server: ServerProc) -> dict[str, Any]:
+    """A table of four made by Ana with three computer chairs (docs/protocol.md)."""
+    chairs = [{"kind": "computer", "level": "facil"}] * 3
+    r = httpx.post(
+        f"{server.base}/api/rooms",
+        json={"seats": 4, "name": "Ana", "turns": False, "chairs": chairs},
+        timeout=10,
+    )
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["360x740", "1280x800"])
+def test_a_watcher_sees_the_table_of_four(
+    make_player: MakePlayer, web_server: ServerProc, viewport: dict[str, int]
+) -> None:
+    room = four_computer_room(web_server)
+    # Ana plays until the three computers have played after her (seat 3 last)
+    stop = play_by_socket(
+        web_server,
+        room["token"],
+        lambda m: (
+            m.get("type") == "event"
+            and m["event"].get("kind") == "move"
+            and m["event"]["seat"] == 3
+        ),
+    )
+    watch = str(stop["view"]["watch_url"])
+    me = make_player(viewport=viewport)
+    me.goto(watch)
+    page = me.page
+    page.wait_for_selector(".mesa.watching.four[data-seq]")
+    boxes = page.locator(".topbar .score .who").all_inner_texts()
+    assert boxes == ["Ana y la computadora 3", "La computadora 2 y la computadora 4"], boxes
+    panels = page.locator(".opp-area .opponent").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.seat), e.getAttribute('aria-label')])"
+    )
+    assert panels == [[3, "La computadora 4"], [2, "La computadora 3"], [1, "La computadora 2"]]
+    assert page.locator(".near-area .opponent[data-seat='0']").count() == 1
+    assert "Le toca a Ana" in page.locator(".mesa .turn").inner_text()
+    assert "la computadora 4" in page.locator(".lastmove").inner_text().lower()
+    no_sideways_scroll = page.evaluate(
+        "() => document.scrollingElement.scrollWidth <= innerWidth + 1"
+    )
+    assert no_sideways_scroll
+    assert_no_violations(page, "a watcher at a table of four")
+    me.screenshot(f"parejas-watch-{viewport['width']}x{viewport['height']}")
