@@ -122,7 +122,7 @@ const nav = {
   join: (invite) => showJoin(invite),
   page: (which) => openPage(which),
   replay: (token, match) => openReplay(token, match),
-  local: (level) => startNewLocal(level),
+  local: (level, seats) => startNewLocal(level, seats),
   openLocal: (id) => startLocal(id),
 };
 
@@ -321,10 +321,11 @@ function startLocal(id, fresh = false) {
 }
 
 /** "Jugar sin conexión": the kit first (fetched now if this device does not keep it yet and
- * there is a network), then a new game of this device's. */
-async function startNewLocal(level) {
+ * there is a network), then a new game of this device's (`seats`: 4 for a game in pairs
+ * against three computers). */
+async function startNewLocal(level, seats = 2) {
   await askForKit();
-  const game = newLocalGame(level);
+  const game = newLocalGame(level, seats === 4 ? 4 : 2);
   try {
     await saveLocalGame(game);
   } catch {

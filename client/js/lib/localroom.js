@@ -3,16 +3,17 @@
 // frames (docs/protocol.md: welcome, events, error), built from what the engine's Web Worker
 // says (client/js/play/worker.js: `game`, `game_play`, `game_computer`). Each move is kept
 // in IndexedDB (offlinedb.js) before la mesa hears of it, so a reload finds the game where
-// it was. The player is seat 0; the computer, seat 1.
+// it was. The player is seat 0; the computer plays every other seat (one rival, or at a
+// table of four the partner and both rivals, all at the game's level).
 
 import { has, language, t } from "./i18n.js";
 import { reducedMotion } from "./dom.js";
 import { loadLocalGame, newSeed, saveLocalGame } from "./offlinedb.js";
 import { loadAnimMs, loadName } from "./device.js";
+import { others, seatsOf } from "../engine/seats.js";
 
 export const WORKER_URL = "/static/js/play/worker.js";
 const ME = 0;
-const COMPUTER = 1;
 const MAX_THINK_MS = 700; // the computer's pause before its move (never longer than the Menú's speed)
 
 /** The engine worker, answering `{id, op, ...}` with `{id, ...}` as promises. */
@@ -78,11 +79,30 @@ export class LocalRoom {
       const answer = await this.ask({ op: "game", seat: ME });
       if (!answer) return;
       performance.mark("casino-engine-answered");
+      const events = this.seats() === 4 ? await this.playsSinceMine() : [];
+      if (this.closed) return;
       this.handlers.onStatus("online", 0);
       this.handlers.onMessage({ type: "welcome", room: this.game.id, seat: ME, seq: this.seq(),
-        view: this.fullView(answer.view), events: [] });
+        view: this.fullView(answer.view), events });
       this.computerIfItsTurn(answer.view);
     });
+  }
+
+  /** At a table of four, the plays since the player's own last one (at most three, as the
+   * server's welcome carries the events a seat missed), so that a table opened again still
+   * tells them. */
+  async playsSinceMine() {
+    const { moves } = this.game;
+    const plays = [];
+    for (let k = moves.length; k > 0 && plays.length < 3; k--) {
+      const answer = await this.engine.ask({ op: "game", seed: this.game.seed, moves: moves.slice(0, k),
+        seats: this.seats(), computer: others(ME, this.seats()), seat: ME });
+      const event = answer?.events?.[0];
+      if (!event || event.kind !== "move") break;
+      plays.unshift({ seq: this.game.seqBase + k, event });
+      if (event.seat === ME) break;
+    }
+    return plays;
   }
 
   close() {
@@ -122,22 +142,38 @@ export class LocalRoom {
     return this.game.seqBase + this.game.moves.length;
   }
 
+  /** How many seats this game has (a game kept before tables of four: two). */
+  seats() {
+    return this.game.seats === 4 ? 4 : 2;
+  }
+
   async ask(request) {
-    const answer = await this.engine.ask({ seed: this.game.seed, moves: this.game.moves, computer: COMPUTER, ...request });
+    const answer = await this.engine.ask({ seed: this.game.seed, moves: this.game.moves, seats: this.seats(),
+      computer: others(ME, this.seats()), ...request });
     return this.closed ? null : answer;
   }
 
-  /** The worker's view (the rules part of View V) with what a room adds. */
+  /** The worker's view (the rules part of View V) with what a room adds, in the wire's shape
+   * (docs/protocol.md: `seat_count`, `hand_sizes`, `players`; lists of every seat). */
   fullView(rules) {
     const level = this.game.level;
+    const seats = seatsOf(this.seats());
+    const { opponent_hand_size: opponentHandSize, ...rest } = rules;
+    // the engine's two-seat form says only the other hand's size
+    const handSizes = rules.hand_sizes ?? seats.map((seat) => (seat === ME ? rules.hand.length : opponentHandSize));
     return {
-      ...rules,
-      names: [loadName() || t("names.you"), t("names.computer_short")],
+      ...rest,
+      seat_count: seats.length,
+      hand_sizes: handSizes,
+      // every other chair is the computer's own (`chair`: screens/mesa/names.js personChair)
+      players: seats.map((seat) => (seat === ME ? { kind: "person", level: null }
+        : { kind: "computer", level, chair: "computer" })),
+      names: seats.map((seat) => (seat === ME ? loadName() || t("names.you") : t("names.computer_short"))),
       seq: this.seq(),
       match: this.game.match,
-      opponent: { kind: "computer", level },
-      presence: [{ state: "here", grace_left: null, level: null }, { state: "computer", grace_left: null, level }],
-      rematch: [false, false],
+      presence: seats.map((seat) => (seat === ME ? { state: "here", grace_left: null, level: null }
+        : { state: "computer", grace_left: null, level })),
+      rematch: seats.map(() => false),
       invite: null,
       turns: false,
       turns_grace: null,
@@ -174,16 +210,17 @@ export class LocalRoom {
   }
 
   computerIfItsTurn(view) {
-    if (view.status !== "playing" || view.turn !== COMPUTER) return;
+    if (view.status !== "playing" || view.turn === ME) return;
+    const seat = view.turn;
     const pause = Math.min(MAX_THINK_MS, loadAnimMs(reducedMotion()));
     clearTimeout(this.thinking);
-    this.thinking = setTimeout(() => this.then(() => this.playComputer()), pause);
+    this.thinking = setTimeout(() => this.then(() => this.playComputer(seat)), pause);
   }
 
-  async playComputer() {
+  async playComputer(seat) {
     const chosen = await this.ask({ op: "game_computer", level: this.game.level });
     if (!chosen || chosen.error) return;
-    const answer = await this.ask({ op: "game_play", move: chosen.move, seat: COMPUTER, viewer: ME });
+    const answer = await this.ask({ op: "game_play", move: chosen.move, seat, viewer: ME });
     if (!answer || answer.error) return;
     await this.keep(answer.moves, answer.view);
     this.handlers.onMessage({ type: "events", seq: this.seq(), events: answer.events, view: this.fullView(answer.view) });

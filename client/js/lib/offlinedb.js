@@ -14,7 +14,9 @@ const MAX_GAMES = 20; // the oldest finished games beyond these are let go
 /**
  * @typedef {object} LocalGame
  * @property {string} id
- * @property {"facil" | "normal"} level
+ * @property {"facil" | "normal"} level every computer's
+ * @property {number} [seats] 2 (the player and the computer) or 4 (the player, a computer
+ *   partner and two computer rivals); absent in games kept before tables of four: 2
  * @property {string} seed the current match's deck seed
  * @property {object[]} moves the current match's moves (NOTATION.md, Move, as JSON)
  * @property {number} match counts matches from 1 (a rematch adds one)
@@ -63,10 +65,10 @@ export function newSeed() {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** A new game at `level`, not yet saved. @returns {LocalGame} */
-export function newLocalGame(level) {
+/** A new game of `seats` seats at `level`, not yet saved. @returns {LocalGame} */
+export function newLocalGame(level, seats = 2) {
   const now = Date.now();
-  return { id: "local-" + newSeed().slice(0, 12), level, seed: newSeed(), moves: [], match: 1, seqBase: 0,
+  return { id: "local-" + newSeed().slice(0, 12), level, seats, seed: newSeed(), moves: [], match: 1, seqBase: 0,
     scores: [0, 0], status: "playing", winner: null, myTurn: true, created: now, updated: now };
 }
 

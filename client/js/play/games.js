@@ -14,30 +14,31 @@ import { seatView, stepEvents } from "../engine/facts.js";
 /** @typedef {import("../engine/moves.js").MoveJSON} MoveJSON */
 /** @typedef {Record<string, unknown>} Answer */
 
-/** @typedef {{seed: string, computer: number | null, texts: string[], match: Match, events: Record<string, unknown>[], lastMove: Record<string, unknown> | null}} Replayed */
+/** @typedef {{seed: string, seats: number, computer: number[], texts: string[], match: Match, events: Record<string, unknown>[], lastMove: Record<string, unknown> | null}} Replayed */
 
 /** @type {Replayed | null} */
 let last = null;
 
 /**
- * The match of `seed` after `moves`, with the events of the last move (replayed from the
- * last match asked about when these moves continue it). `computer`: the seat the computer
- * plays (its moves' events say `by: "computer"`), or null.
- * @param {string} seed @param {unknown[]} moves @param {number | null} [computer] @returns {Replayed}
+ * The match of `seed` (of `seats` seats) after `moves`, with the events of the last move
+ * (replayed from the last match asked about when these moves continue it). `computer`: the
+ * seats the computer plays (their moves' events say `by: "computer"`).
+ * @param {string} seed @param {unknown[]} moves @param {number[]} [computer] @param {number} [seats]
+ * @returns {Replayed}
  */
-function replay(seed, moves, computer = null) {
+function replay(seed, moves, computer = [], seats = 2) {
   const texts = moves.map((m) => Move.fromJSON(m).toText());
   let state =
-    last && last.seed === seed && last.computer === computer && last.texts.length <= texts.length &&
-    last.texts.every((t, i) => t === texts[i])
+    last && last.seed === seed && last.seats === seats && String(last.computer) === String(computer) &&
+    last.texts.length <= texts.length && last.texts.every((t, i) => t === texts[i])
       ? last
-      : { seed, computer, texts: [], match: Match.new(seed), events: [], lastMove: null };
+      : { seed, seats, computer, texts: [], match: Match.new(seed, seats), events: [], lastMove: null };
   for (const text of texts.slice(state.texts.length)) {
     const before = state.match;
     const seat = before.position.turn;
     const [after, step] = before.play(Move.parse(text));
-    const events = stepEvents(step, seat, before, after, { computer: seat === computer });
-    state = { seed, computer, texts: [...state.texts, text], match: after, events, lastMove: events[0] };
+    const events = stepEvents(step, seat, before, after, { computer: computer.includes(seat) });
+    state = { seed, seats, computer, texts: [...state.texts, text], match: after, events, lastMove: events[0] };
   }
   last = state;
   return state;
@@ -53,9 +54,18 @@ function readGame(request) {
   return { seed, moves };
 }
 
-/** @param {unknown} seat @returns {0 | 1} */
-function readSeat(seat) {
-  if (seat !== 0 && seat !== 1) throw new NotationError(`seat must be 0 or 1, not ${pyRepr(seat)}`);
+/** How many seats a request's match has (`seats`: 2 when absent). @param {unknown} seats @returns {number} */
+function readSeats(seats) {
+  if (seats === undefined || seats === null) return 2;
+  if (seats !== 2 && seats !== 4) throw new NotationError(`seats must be 2 or 4, not ${pyRepr(seats)}`);
+  return seats;
+}
+
+/** @param {unknown} seat @param {number} [seats] @returns {number} */
+function readSeat(seat, seats = 2) {
+  if (typeof seat !== "number" || !Number.isInteger(seat) || seat < 0 || seat >= seats) {
+    throw new NotationError(`seat must be one of 0..${seats - 1}, not ${pyRepr(seat)}`);
+  }
   return seat;
 }
 
@@ -64,16 +74,20 @@ function shown(state, seat) {
   return { view: seatView(state.match, seat, state.lastMove), events: state.events };
 }
 
-/** The seat the computer plays (`computer` in a request), or null. @param {unknown} seat */
-function readComputer(seat) {
-  return seat === undefined || seat === null ? null : readSeat(seat);
+/** The seats the computer plays (`computer` in a request: one seat, a list, or none).
+ * @param {unknown} seat @param {number} seats @returns {number[]} */
+function readComputer(seat, seats) {
+  if (seat === undefined || seat === null) return [];
+  if (Array.isArray(seat)) return seat.map((s) => readSeat(s, seats));
+  return [readSeat(seat, seats)];
 }
 
 /**
  * `{op: "game", seed, moves, seat}`: the view of `seat` and the last move's events;
+ * in every op, `seats` (optional, 2 or 4; else 2) is how many seats the match has;
  * `{op: "game_play", seed, moves, move, seat}`: plays `move` (refused with the engine's code
  * and Spanish message), then the same, with `moves` the moves after it;
- * in both, `computer` (optional) is the seat the computer plays: its moves' events say
+ * in both, `computer` (optional) is the seat (or the list of seats) the computer plays: its moves' events say
  * `by: "computer"`; and in `game_play`, `viewer` (optional, else `seat`) whose view comes back;
  * `{op: "game_computer", seed, moves, level}`: the computer's move for the seat to move, from
  * its view, drawn from `${level}:${seed}:${moves.length}` (the same after a reload).
@@ -83,22 +97,23 @@ export function answerGame(request) {
   try {
     const { seed, moves } = readGame(request);
     const op = request.op;
-    const computer = readComputer(request.computer);
-    if (op === "game") return shown(replay(seed, moves, computer), readSeat(request.seat));
+    const seats = readSeats(request.seats);
+    const computer = readComputer(request.computer, seats);
+    if (op === "game") return shown(replay(seed, moves, computer, seats), readSeat(request.seat, seats));
     if (op === "game_play") {
-      const seat = readSeat(request.seat);
-      const viewer = request.viewer === undefined ? seat : readSeat(request.viewer);
-      const before = replay(seed, moves, computer);
+      const seat = readSeat(request.seat, seats);
+      const viewer = request.viewer === undefined ? seat : readSeat(request.viewer, seats);
+      const before = replay(seed, moves, computer, seats);
       if (before.match.finished) throw new IllegalMove("match_over", "La partida ya terminó.");
       if (before.match.position.turn !== seat) throw new IllegalMove("not_your_turn", "Todavía no es tu turno.");
       const move = Move.fromJSON(request.move).toJSON();
-      const after = replay(seed, [...moves, move], computer);
+      const after = replay(seed, [...moves, move], computer, seats);
       return { moves: [...moves, move], ...shown(after, viewer) };
     }
     if (op === "game_computer") {
       const level = request.level;
       if (!isLevel(level)) return { error: `unknown level ${pyRepr(level)}`, code: "bad_level" };
-      const { match } = replay(seed, moves);
+      const { match } = replay(seed, moves, computer, seats);
       if (match.finished) throw new IllegalMove("match_over", "La partida ya terminó.");
       return { move: chooseForPosition(level, match.position, `${seed}:${moves.length}`).toJSON() };
     }

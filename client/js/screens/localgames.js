@@ -15,37 +15,51 @@ export const NO_LOCAL_STORAGE = "local.no_storage";
 
 export const OFFLINE_LEVELS = ["facil", "normal"];
 
-/** "Jugar sin conexión": `play(level)` starts a new game on this device (a promise: it may
- * first fetch what offline play needs). */
+/** "Jugar sin conexión": `play(level, seats)` starts a new game on this device (a promise:
+ * it may first fetch what offline play needs): one against the computer, or in pairs (a
+ * computer partner against two computers, all three at the level chosen). */
 export function offlineChoice(play) {
-  const buttons = OFFLINE_LEVELS.map((level) => {
-    const button = h("button", { type: "button", class: "btn big offline-level", "data-offline-level": level },
-      t(`level.${level}`), h("span", { class: "sub" }, t(`inicio.level.${level}`)));
+  const levelButton = (level, seats) => {
+    const attrs = { type: "button", class: "btn big offline-level", "data-offline-level": level };
+    if (seats === 4) attrs["data-offline-seats"] = "4";
+    // in pairs the button's name starts with the game, not the level: "Fácil" alone is the
+    // game against one computer
+    const button = h("button", attrs,
+      seats === 4 ? h("span", { class: "sub pre" }, t("local.pairs_title")) : null, t(`level.${level}`),
+      h("span", { class: "sub" }, t(`inicio.level.${level}`)));
     button.addEventListener("click", async () => {
       if (button.getAttribute("aria-disabled")) return;
       busy(button, t("inicio.preparing"));
       try {
-        await play(level);
+        await play(level, seats);
       } finally {
         unbusy(button);
       }
     });
     return button;
-  });
+  };
   return h("section", { class: "choice sin-conexion", "aria-labelledby": "t-sin-conexion" },
     h("h2", { id: "t-sin-conexion" }, t("local.title")),
     h("p", { class: "small" }, t("local.line")),
-    h("div", { class: "button-row two" }, buttons));
+    h("div", { class: "button-row two" }, OFFLINE_LEVELS.map((level) => levelButton(level, 2))),
+    h("p", { class: "small offline-pairs", id: "t-sin-conexion-parejas" }, t("local.pairs_line")),
+    h("div", { class: "button-row two", role: "group", "aria-labelledby": "t-sin-conexion-parejas" },
+      OFFLINE_LEVELS.map((level) => levelButton(level, 4))));
 }
 
 function turnLine(game) {
-  if (game.status === "finished") return t(game.winner === 0 ? "local.won" : "local.lost");
+  const pairs = game.seats === 4;
+  if (game.status === "finished") {
+    if (pairs) return t(game.winner === 0 ? "local.won_pairs" : "local.lost_pairs");
+    return t(game.winner === 0 ? "local.won" : "local.lost");
+  }
   return t(game.myTurn ? "games.my_turn" : "local.their_turn");
 }
 
 /** One offline game in Mis partidas. `hooks`: {openLocal(id)}; `redraw()` after "Quitar". */
 function localItem(game, hooks, redraw) {
-  const title = t("local.title_vs", { level: levelName(game.level) });
+  const pairs = game.seats === 4;
+  const title = t(pairs ? "local.title_pairs" : "local.title_vs", { level: levelName(game.level) });
   const finished = game.status === "finished";
   const open = h("button", { type: "button", class: "btn game-open", "data-local": game.id,
     onclick: () => hooks.openLocal(game.id) },
@@ -53,8 +67,9 @@ function localItem(game, hooks, redraw) {
     h("span", { class: "g-name" }, title),
     h("span", { class: "turns-badge offline-badge" }, t("local.badge"))),
   h("span", { class: "g-line" },
-    h("span", { class: "g-score" }, t("games.score", { mine: game.scores[0],
-      them: capitalize(t("games.computer")), theirs: game.scores[1] })),
+    h("span", { class: "g-score" }, pairs
+      ? t("local.score_pairs", { mine: game.scores[0], theirs: game.scores[1] })
+      : t("games.score", { mine: game.scores[0], them: capitalize(t("games.computer")), theirs: game.scores[1] })),
     h("span", { class: "g-turn" + (game.myTurn && !finished ? " mine" : "") }, turnLine(game))),
   h("span", { class: "g-ago small" }, t("games.last_move", { ago: agoText((Date.now() - game.updated) / 1000) })));
   const forget = finished ? h("button", { type: "button", class: "btn quiet g-forget",

@@ -2,7 +2,7 @@
 // view (docs/protocol.md, "Watching") has no hand and no deck: both hands are card backs.
 // No move controls; the players' quick reactions show for a few seconds (and can be muted).
 
-import { teamOf } from "../engine/seats.js";
+import { TEAMS, teamOf, teamSeats } from "../engine/seats.js";
 import { t } from "../lib/i18n.js";
 import { watchRoom } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
@@ -12,6 +12,7 @@ import {
   handEndWords, matchEndWords, moveLine, moveSentence, newHandWords, rematchWords,
 } from "../ui/words.js";
 import { LiveTable } from "./live.js";
+import { personChair, seatCount } from "./mesa/names.js";
 
 export class WatchTable extends LiveTable {
   /**
@@ -64,7 +65,9 @@ export class WatchTable extends LiveTable {
         this.setView(msg.view);
         this.render();
         if (first) {
-          announce(t("watch.start", { a: this.name(0), b: this.name(1), turn: this.turnWords() }));
+          announce(this.four()
+            ? t("watch.start_four", { a: this.teamName(0), b: this.teamName(1), turn: this.turnWords() })
+            : t("watch.start", { a: this.name(0), b: this.name(1), turn: this.turnWords() }));
           this.root.querySelector("h1")?.focus({ preventScroll: true });
         } else {
           announce(t("mesa.reconnected", { turn: this.turnWords() }));
@@ -100,14 +103,16 @@ export class WatchTable extends LiveTable {
 
   /** One event of an `events` frame (the view is already the one after it). */
   onRoomEvent(event) {
-    const names = [this.name(0), this.name(1)];
+    const four = this.four();
+    // the scores are the teams' (with two seats, each seat is its team)
+    const names = four ? TEAMS.map((team) => this.teamName(team)) : [this.name(0), this.name(1)];
     if (event.kind === "move") {
       this.render();
       announce(moveSentence(event, this.mover(event)) + " " + this.turnWords());
     } else if (event.kind === "hand_end") {
-      this.notice.show(handEndWords(event, names));
+      this.notice.show(handEndWords(event, names, four));
     } else if (event.kind === "match_end") {
-      this.notice.show(matchEndWords(event, names));
+      this.notice.show(matchEndWords(event, names, four));
     } else if (event.kind === "rematch") {
       this.notice.show(rematchWords());
     } else if (event.kind === "new_hand") {
@@ -120,13 +125,26 @@ export class WatchTable extends LiveTable {
 
   // ---------------------------------------------------------------- words
 
-  /** A seat as a sentence says it: "Ana", "la computadora". */
+  /** A table of four is being watched. */
+  four() {
+    return Boolean(this.view) && seatCount(this.view) === 4;
+  }
+
+  /** A seat as a sentence says it: "Ana", "la computadora" (at a table of four, where more
+   * than one may play: "la computadora 3", by the seat's number). */
   name(seat) {
     const v = this.view;
     const fallback = t("watch.player", { n: seat + 1 });
     if (!v) return fallback;
-    if (v.players && v.players[seat].kind === "computer") return t("games.computer");
+    if (this.four() && !personChair(v, seat)) return t("watch.computer_n", { n: seat + 1 });
+    if (!this.four() && v.players && v.players[seat].kind === "computer") return t("games.computer");
     return v.names[seat] || fallback;
+  }
+
+  /** A team of a table of four as a sentence starts it: "Ana y Beto". */
+  teamName(team) {
+    const [a, b] = teamSeats(team, 4);
+    return t("watch.team", { a: capitalize(this.name(a)), b: this.name(b) });
   }
 
   mover(event) {
@@ -166,8 +184,11 @@ export class WatchTable extends LiveTable {
       h("h1", { id: "watch-title", tabindex: "-1" }, t("watch.watching")),
       watchersCount(this.watchers),
       this.reactions.muteSwitch());
+    const four = this.four();
+    const won = () => (four ? t("watch.won_team", { name: this.teamName(v.winner) })
+      : t("watch.won", { name: capitalize(this.name(v.winner)) }));
     const turn = v.status === "finished"
-      ? (v.winner !== null && v.winner !== undefined ? t("watch.won", { name: capitalize(this.name(v.winner)) }) : t("turn.over"))
+      ? (v.winner !== null && v.winner !== undefined ? won() : t("turn.over"))
       : v.status === "waiting" ? t("watch.waits_line", { name: capitalize(this.name(0)) }) : t("watch.turn", { name: this.name(v.turn) });
     const status = h("div", { class: "status-lines" },
       h("p", { class: "lastmove" }, v.last_move ? moveLine(v.last_move, this.mover(v.last_move)) : ""),
@@ -175,14 +196,19 @@ export class WatchTable extends LiveTable {
       this.notice.line(),
       this.status === "reconnecting" ? h("p", { class: "notice" }, t("mesa.reconnecting")) : null);
     const playing = v.status !== "waiting";
-    const box = (seat) => ({ seat, who: capitalize(this.name(seat)), score: v.scores[teamOf(seat)],
-      limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null });
-    return h("section", { class: "mesa watching", "aria-labelledby": "watch-title",
+    // at a table of four a box is a team's: "Ana y Beto"
+    const box = (seat) => ({ seat, who: four ? this.teamName(teamOf(seat)) : capitalize(this.name(seat)),
+      score: v.scores[teamOf(seat)], limpias: v.limpias[teamOf(seat)], tally: playing ? v.tally[teamOf(seat)] : null });
+    // seat 0 near; at a table of four the other three as seat 0 would see them: the seat
+    // before it on the left, its partner across, the seat after it on the right
+    const far = four ? h("div", { class: "around-seats" }, [3, 2, 1].map((seat) => this.renderPlayer(seat)))
+      : this.renderPlayer(1);
+    return h("section", { class: "mesa watching" + (four ? " four" : ""), "aria-labelledby": "watch-title",
       "data-seq": String(v.seq), "data-status": v.status, "data-busy": String(this.status !== "online") },
     h("header", { class: "topbar" }, scoreBoxes(box(0), box(1))),
     head,
     h("div", { class: "mesa-grid watch-grid" },
-      h("div", { class: "opp-area" }, this.renderPlayer(1)),
+      h("div", { class: "opp-area" + (four ? " around" : "") }, far),
       tableArea(v.table, { seat: null, ownerName: (seat) => this.name(seat) }),
       status,
       h("div", { class: "near-area" }, this.renderPlayer(0))));
@@ -191,7 +217,7 @@ export class WatchTable extends LiveTable {
   renderPlayer(seat) {
     const v = this.view;
     const p = v.presence[seat];
-    const person = v.players[seat].kind === "person";
+    const person = personChair(v, seat);
     let state = "";
     if (person && p.state === "computer") state = t("watch.computer_for", { name: this.name(seat) });
     else if (person && p.state === "arriving") state = t("watch.arriving");

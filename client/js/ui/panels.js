@@ -12,15 +12,18 @@ import { plural } from "./words.js";
 
 /** What a seat has captured so far in this hand: "14 cartas · 5 picas · 10♦ · 2♠" (the
  * server's tally), said "Se llevó 14 cartas, …" (`mine`: to its own player, "Te llevaste
- * 14 cartas, …, tienes el diez de diamantes"). */
-export function tally(c, seat, mine) {
+ * 14 cartas, …, tienes el diez de diamantes"; `team`: a team's at a table of four, "Nos
+ * llevamos…", "Se llevaron…"). */
+export function tally(c, seat, mine, team = false) {
+  const ten = team ? (mine ? "tally.we_have_ten" : "tally.they_have_ten") : mine ? "tally.have_ten" : "tally.has_ten";
+  const two = team ? (mine ? "tally.we_have_two" : "tally.they_have_two") : mine ? "tally.have_two" : "tally.has_two";
+  const said = team ? (mine ? "tally.ours" : "tally.theirs_team") : mine ? "tally.mine" : "tally.theirs";
   const spoken = [plural(c.cards, "tally.cards"), plural(c.spades, "tally.spades"),
-    c.ten_of_diamonds ? t(mine ? "tally.have_ten" : "tally.has_ten") : null,
-    c.two_of_spades ? t(mine ? "tally.have_two" : "tally.has_two") : null].filter(Boolean).join(", ");
+    c.ten_of_diamonds ? t(ten) : null, c.two_of_spades ? t(two) : null].filter(Boolean).join(", ");
   return h("span", { class: "tally", "data-tally-seat": String(seat), "data-cards": String(c.cards),
     "data-spades": String(c.spades), "data-ten": String(Boolean(c.ten_of_diamonds)),
     "data-two": String(Boolean(c.two_of_spades)) },
-  h("span", { class: "sr-only" }, t(mine ? "tally.mine" : "tally.theirs", { list: spoken })),
+  h("span", { class: "sr-only" }, t(said, { list: spoken })),
   h("span", { class: "t-cards", "aria-hidden": "true" }, plural(c.cards, "tally.cards")),
   h("span", { class: "t-spades", "aria-hidden": "true" }, plural(c.spades, "tally.spades")),
   c.ten_of_diamonds ? h("span", { class: "t-key red", "aria-hidden": "true" }, "10♦") : null,
@@ -29,7 +32,8 @@ export function tally(c, seat, mine) {
 
 /**
  * One seat's score box. `box`: {seat, who (the name shown), near (the box on the player's
- * side), score, limpias, tally (null: the hand has not started), mine, bubble (a reaction)}.
+ * side), score, limpias, tally (null: the hand has not started), mine, team (a team's, at a
+ * table of four), bubble (a reaction)}.
  */
 export function scoreBox(box) {
   const started = box.tally !== null && box.tally !== undefined;
@@ -37,7 +41,7 @@ export function scoreBox(box) {
     h("span", { class: "who" }, box.who),
     h("span", { class: "pts" }, String(box.score), h("span", { class: "sr-only" }, t("seats.points", { n: box.score }))),
     started ? h("span", { class: "limpias" }, plural(box.limpias, "tally.limpias")) : null,
-    started ? tally(box.tally, box.seat, Boolean(box.mine)) : null,
+    started ? tally(box.tally, box.seat, Boolean(box.mine), Boolean(box.team)) : null,
     box.bubble || null);
 }
 

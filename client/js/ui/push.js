@@ -76,9 +76,20 @@ function pushButton(token, label, className, describedBy, say, state = W.yesNo) 
   return button;
 }
 
+/** Another person sits at the table (not only computers: nobody to wait for). */
+function withPeople(view) {
+  // a friend's chair even while the computer plays it (the computer's own chair is named
+  // "Computadora" by the server: screens/mesa/names.js personChair)
+  if (view.players) {
+    return view.players.some((player, seat) => seat !== view.seat &&
+      (player.kind === "person" || (Boolean(view.names?.[seat]) && view.names[seat] !== "Computadora")));
+  }
+  return view.opponent?.kind !== "computer"; // a server before the seats-as-lists view
+}
+
 /** The Menú's switch of an online friend game, with its note (null where pushes cannot be). */
 export function pushSwitch(session, view) {
-  if (!pushSupported() || !view || view.opponent?.kind === "computer") return null;
+  if (!pushSupported() || !view || !withPeople(view)) return null;
   const note = h("p", { class: "small note", id: "push-note", "aria-live": "polite" }, W.switchNote);
   const say = (text) => {
     note.textContent = text;

@@ -112,8 +112,9 @@ export function sheetTable(facts, me, oppShort, meLabel = t("names.you")) {
       h("tr", { class: "match-total" }, h("th", { scope: "row" }, t("sheet.match")), total(mine), total(theirs))));
 }
 
-/** Sentences under the table (seen from seat `me`): late points, the 18-points rule. */
-export function sheetNotes(facts, me, oppName) {
+/** Sentences under the table (seen from seat `me`): late points, the 18-points rule
+ * (`teams`: a table of four, said of "nosotros" and "ellos"). */
+export function sheetNotes(facts, me, oppName, teams = false) {
   const notes = [];
   const late = TEAMS.map((i) => facts.points[i].reduce((a, b, k) => a + b - facts.counted[i][k], 0));
   if (late.some((points) => points > 0)) {
@@ -123,8 +124,11 @@ export function sheetNotes(facts, me, oppName) {
   const mine = teamOf(me);
   const limited = [mine, otherTeam(mine)].filter((i) => facts.limited[i]);
   if (limited.length) {
-    const note = limited.length === TEAMS.length ? t("sheet.limited_both") : limited[0] === mine ? t("sheet.limited_me")
-      : t("sheet.limited_them", { name: oppName });
+    const both = limited.length === TEAMS.length;
+    const note = teams
+      ? (both ? t("sheet.limited_both_teams") : limited[0] === mine ? t("sheet.limited_us") : t("sheet.limited_ellos"))
+      : both ? t("sheet.limited_both") : limited[0] === mine ? t("sheet.limited_me")
+        : t("sheet.limited_them", { name: oppName });
     notes.push(h("p", { class: "small late-rule" }, note));
   }
   return notes;

@@ -5,6 +5,7 @@
 
 import { h } from "../lib/dom.js";
 import { t } from "../lib/i18n.js";
+import { teamOf } from "../engine/seats.js";
 import { cardElement, cardName, cardShort, isRed, pileTitle } from "./cards.js";
 
 /**
@@ -50,10 +51,11 @@ function pileElement(pile, look) {
   const plain = t("pile.label", { title: named, shown: pile.cards.map(cardShort).join(" "),
     said: pile.cards.map(cardName).join(", ") });
   const label = picked ? t("pile.picked", { label: plain }) : preview ? t("pile.would_take", { label: plain }) : plain;
-  // the near seat's piles in green, the far seat's in red (seat 0 is near for a watcher)
+  // the near team's piles in green (at a table of four the partner's too), the other
+  // team's in red (seat 0 is near for a watcher)
   const near = seat ?? 0;
   const attrs = {
-    class: "pile" + (pile.owner === near ? " mine" : " theirs") + (pile.double ? " double" : "") +
+    class: "pile" + (teamOf(pile.owner) === teamOf(near) ? " mine" : " theirs") + (pile.double ? " double" : "") +
       (picked ? " picked" : "") + (preview ? " would-take" : ""),
     "aria-label": label,
     "data-id": pile.id,

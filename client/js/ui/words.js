@@ -79,21 +79,22 @@ export function newHandWords(event) {
   return t("words.new_hand", { n: event.hand_number + 1 });
 }
 
-/** The end of a hand told by a third person (`names`: both seats as a sentence says them):
+/** The end of a hand told by a third person (`names`: both seats as a sentence says them;
+ * `teams`: both teams of a table of four, "Ana y Beto"):
  * "Fin de la mano 1. Ana sumó 3, la computadora 4. En la partida: Ana 3, la computadora 4." */
-export function handEndWords(event, names) {
+export function handEndWords(event, names, teams = false) {
   const r = event.result;
   const gained = (i) => r.scores[i] - r.scores_before[i];
-  return t("words.hand_end", { hand: event.hand_number + 1, first: capitalize(names[0]),
+  return t(teams ? "words.hand_end_teams" : "words.hand_end", { hand: event.hand_number + 1, first: capitalize(names[0]),
     second_first: names[0], second: names[1], gained0: gained(0), gained1: gained(1),
     score0: r.scores[0], score1: r.scores[1] });
 }
 
-/** "¡Ana ganó la partida, 21 a 16!" */
-export function matchEndWords(event, names) {
+/** "¡Ana ganó la partida, 21 a 16!" (`teams`: "¡Ana y Beto ganaron…!") */
+export function matchEndWords(event, names, teams = false) {
   const w = event.winner;
   if (w === null || w === undefined) return t("words.match_over");
-  return t("words.match_won", { winner: capitalize(names[w]), won: event.scores[w],
+  return t(teams ? "words.match_won_teams" : "words.match_won", { winner: capitalize(names[w]), won: event.scores[w],
     lost: event.scores[otherTeam(w)] });
 }
 

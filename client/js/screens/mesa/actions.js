@@ -8,7 +8,8 @@ import { cardShort, chip, pileShort } from "../../ui/cards.js";
 import {
   askWhyNot, cancel, capture, chooseIdea, clearMarks, confirmBuild, leaveBuild, startBuild, trail,
 } from "./intents.js";
-import { myTurn, opponentCapitalized, opponentName, opponentSeat } from "./names.js";
+import { askedRematch } from "./handsheet.js";
+import { isFour, myTurn, opponentName, seatCapitalized } from "./names.js";
 import { buildEntry, buildTakes, ideaFor, optionsFor, sameMove } from "./selection.js";
 
 const NO_OPTIONS = { llevarte: null, llevarte_solo: null, builds: [], build_takes: [], trail: false };
@@ -48,11 +49,12 @@ export function actionsBar(g) {
   }
   if (v.status === "finished") {
     const asked = v.rematch && v.rematch[v.seat];
-    const wanted = v.rematch && v.rematch[opponentSeat(v)];
-    if (wanted && !asked) bar.append(line(t("mesa.wants_rematch", { name: opponentCapitalized(v) })));
+    const wanted = askedRematch(v, v.rematch);
+    if (wanted !== null && !asked) bar.append(line(t("mesa.wants_rematch", { name: seatCapitalized(v, wanted) })));
+    const waiting = isFour(v) ? t("mesa.waiting_others") : t("mesa.waiting_for", { name: opponentName(v) });
     bar.append(h("button", { type: "button", class: "btn primary rematch",
       "aria-disabled": asked ? "true" : null, onclick: () => { if (!asked) g.rematch(); } },
-    asked ? t("mesa.waiting_for", { name: opponentName(v) }) : t("mesa.rematch")),
+    asked ? waiting : t("mesa.rematch")),
     // a game with no server has no replay (the server keeps those)
     ...(g.local ? [] : [h("button", { type: "button", class: "btn replay",
       onclick: () => g.app.openReplay(g.session.token, v.match) }, t("games.replay"))]));

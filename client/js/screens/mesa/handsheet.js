@@ -7,15 +7,30 @@ import { t } from "../../lib/i18n.js";
 import { announce, h, openDialog } from "../../lib/dom.js";
 import { sheetFacts, sheetNotes, sheetTable } from "../../ui/sheet.js";
 import { refocus } from "./focus.js";
-import { isFriendGame, opponentCapitalized, opponentName, opponentSeat, shortOpponentName } from "./names.js";
+import {
+  isFour, isFriendGame, opponentCapitalized, opponentName, opponentSeat, personChair, seatCapitalized, seatsAround,
+  shortMyName,
+  shortOpponentName,
+} from "./names.js";
 
 /** "Primo quiere la revancha. ¿Le das?" on the final sheet, once the friend asked. */
 export function noteRematchWish(g, view) {
   const note = g.sheet?.querySelector(".rematch-note");
   if (!note || !view || !view.rematch || !isFriendGame(g.view)) return;
-  if (view.rematch[opponentSeat(view)] && !view.rematch[view.seat]) {
-    note.textContent = t("sheet.rematch_asked", { name: opponentCapitalized(g.view) });
+  const asker = askedRematch(g.view, view.rematch);
+  if (asker !== null && !view.rematch[view.seat]) {
+    note.textContent = t("sheet.rematch_asked", { name: seatCapitalized(g.view, asker) });
   }
+}
+
+/** The first other seat whose player asked for a rematch (a person: computers always want
+ * one), or null. */
+export function askedRematch(view, rematch) {
+  if (!rematch) return null;
+  if (!isFour(view)) return rematch[opponentSeat(view)] ? opponentSeat(view) : null;
+  const { left, partner, right } = seatsAround(view);
+  const asked = [partner, left, right].find((seat) => rematch[seat] && personChair(view, seat));
+  return asked === undefined ? null : asked;
 }
 
 export function closeSheet(g) {
@@ -31,7 +46,7 @@ function finalButtons(g, match) {
   rematch.addEventListener("click", () => {
     g.rematch();
     if (isFriendGame(g.view)) {
-      rematch.textContent = t("mesa.waiting_for", { name: opponentName(g.view) });
+      rematch.textContent = isFour(g.view) ? t("mesa.waiting_others") : t("mesa.waiting_for", { name: opponentName(g.view) });
       rematch.setAttribute("aria-disabled", "true");
     }
   });
@@ -53,24 +68,31 @@ export function openHandSheet(g, event) {
   const mine = teamOf(me); // the scores and the winner are a team's (RULES.md 9.4)
   const theirs = otherTeam(mine);
   const r = event.result;
+  const four = isFour(v); // the sheet by team: "Nosotros" and "Ellos"
   const oppName = opponentCapitalized(v);
   const facts = sheetFacts(r);
   const gained = (i) => r.scores[i] - facts.before[i];
   // the table, and beside it (a phone held sideways) or under it what it means
-  const parts = [...sheetNotes(facts, me, oppName)];
+  const parts = [...sheetNotes(facts, me, oppName, four)];
   if (r.swept && r.swept.length) {
-    parts.push(h("p", { class: "small" },
-      r.sweeper === me ? t("sheet.swept_mine", { n: r.swept.length })
-        : t("sheet.swept_theirs", { n: r.swept.length, name: opponentName(v) })));
+    const n = r.swept.length;
+    const ours = r.sweeper !== null && r.sweeper !== undefined && teamOf(r.sweeper) === mine;
+    parts.push(h("p", { class: "small" }, four
+      ? (ours ? t("sheet.swept_us", { n }) : t("sheet.swept_ellos", { n }))
+      : r.sweeper === me ? t("sheet.swept_mine", { n })
+        : t("sheet.swept_theirs", { n, name: opponentName(v) })));
   }
   const handNumber = event.hand_number ?? v.hand_number;
   const finished = r.winner !== null && r.winner !== undefined;
   let title = t("sheet.hand_end", { n: handNumber + 1 });
   const buttons = h("div", { class: "button-row" });
   if (finished) {
-    title = r.winner === mine ? t("sheet.you_won") : t("sheet.they_won", { name: oppName });
-    parts.push(h("p", { class: "winner", "data-winner": String(r.winner) },
-      r.winner === mine ? t("sheet.you_reached") : t("sheet.they_reached", { name: oppName })));
+    const won = r.winner === mine;
+    if (four) title = won ? t("four.we_won") : t("four.they_won");
+    else title = won ? t("sheet.you_won") : t("sheet.they_won", { name: oppName });
+    parts.push(h("p", { class: "winner", "data-winner": String(r.winner) }, four
+      ? (won ? t("sheet.we_reached") : t("sheet.ellos_reached"))
+      : won ? t("sheet.you_reached") : t("sheet.they_reached", { name: oppName })));
     parts.push(h("p", { class: "rematch-note", role: "status" }));
     buttons.append(...finalButtons(g, v.match).filter(Boolean));
   } else {
@@ -81,12 +103,13 @@ export function openHandSheet(g, event) {
   parts.push(buttons);
   // the opponent inside the sentence: "la computadora", never "La computadora"
   const inside = opponentName(v);
-  announce(t("sheet.said", { title, mine: gained(mine), name: inside, theirs: gained(theirs),
-    score: r.scores[mine], their_score: r.scores[theirs] }));
+  const said = { title, mine: gained(mine), name: inside, theirs: gained(theirs),
+    score: r.scores[mine], their_score: r.scores[theirs] };
+  announce(four ? t("sheet.said_teams", said) : t("sheet.said", said));
   g.sheet = openDialog({
     title, className: "sheet" + (finished ? " final" : ""),
     body: h("div", { class: "sheet-body" },
-      h("div", { class: "sheet-table" }, sheetTable(facts, me, shortOpponentName(v))),
+      h("div", { class: "sheet-table" }, sheetTable(facts, me, shortOpponentName(v), shortMyName(v))),
       h("div", { class: "sheet-side" }, parts)),
     closeLabel: finished ? t("sheet.close") : t("sheet.keep_playing"),
     onClose: () => {

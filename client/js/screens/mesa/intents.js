@@ -7,7 +7,7 @@ import { t } from "../../lib/i18n.js";
 import { alertNow, h } from "../../lib/dom.js";
 import { cardNameWithArticle, cardValue } from "../../ui/cards.js";
 import { focusLater } from "./focus.js";
-import { myTurn, opponentName } from "./names.js";
+import { myTurn, opponentSeat, seatName } from "./names.js";
 import { chooseCard, freshSelection, optionsFor, toggleMark } from "./selection.js";
 
 let moveCounter = 0;
@@ -18,7 +18,8 @@ function canAct(g) {
   if (myTurn(g.view)) return true;
   // a tap while it is not my turn: say whose turn it is (nothing once it is over)
   if (g.view?.status === "playing") {
-    g.showError(t("mesa.not_yet", { name: opponentName(g.view) }));
+    const v = g.view;
+    g.showError(t("mesa.not_yet", { name: seatName(v, v.turn === v.seat ? opponentSeat(v) : v.turn) }));
   } else {
     g.sel.error = null;
     g.render();

@@ -15,12 +15,23 @@ import { LiveTable } from "../live.js";
 import { askLeave, openMenu } from "./dialogs.js";
 import { arrowKeys, focusHand, focusHandIfLost, focusLater } from "./focus.js";
 import { closeSheet, noteRematchWish, openHandSheet } from "./handsheet.js";
-import { myTurn, opponentCapitalized, opponentSeat, turnWords } from "./names.js";
+import { isFour, myTurn, opponentCapitalized, opponentSeat, seatCapitalized, turnWords } from "./names.js";
 import { Presence } from "./presence.js";
-import { mesaScreen, moverOf } from "./render.js";
+import { mesaScreen, moverOf, recentPlays } from "./render.js";
 import { escapeChoice } from "./intents.js";
 import { freshSelection } from "./selection.js";
 import { TurnAlert } from "./turnalert.js";
+
+/** The plays a (re)opened table shows: those of `events` (a welcome's) since this seat's own
+ * last one, the newest three; else the view's last move. */
+function recentSince(view, events) {
+  const moves = events.filter((e) => e.kind === "move");
+  let start = 0;
+  moves.forEach((e, i) => { if (e.seat === view.seat) start = i; });
+  const kept = moves.slice(start).slice(-3).map((event) => ({ event, table: view.table }));
+  if (kept.length) return kept;
+  return view.last_move ? [{ event: view.last_move, table: view.table }] : [];
+}
 
 export class Mesa extends LiveTable {
   /**
@@ -54,6 +65,7 @@ export class Mesa extends LiveTable {
     this.rematchSeen = null; // the last view's rematch wishes, for the final sheet
     this.watchers = 0; // how many are watching this table
     this.reactOpen = false; // the reaction picker is open
+    this.recent = []; // the plays since this seat's last one: [{event, table}] (render.js recentPlays)
     this.turnAlert = new TurnAlert();
     this.presence = new Presence({
       root: () => this.root, render: () => this.render(), flash: (text) => this.flash(text),
@@ -105,7 +117,9 @@ export class Mesa extends LiveTable {
   onFatal(code, message) {
     this.stop();
     // a page on a foreign origin: the seat is still good from the game's own address
-    if (code === "bad_origin") this.app.goHome(message);
+    // nor is it when this page is older than the server (old_client: lib/connection.js
+    // reloads the page once; a second time it says so here, and the seat is kept)
+    if (code === "bad_origin" || code === "old_client") this.app.goHome(message);
     else this.app.lostSession(message);
   }
 
@@ -134,7 +148,15 @@ export class Mesa extends LiveTable {
         break;
       case "presence":
         if (!this.view || msg.seat === this.view.seat) return;
-        this.presence.set(msg.presence);
+        if (this.view.presence) {
+          // each seat's panel says whether its player is here (a table of four has three)
+          const presence = [...this.view.presence];
+          presence[msg.seat] = msg.presence;
+          this.view = { ...this.view, presence };
+        }
+        // a presence kept per seat (branch parejas' presence.js: set(p, seat)); with one kept
+        // for the opponent only, only the opponent's
+        if (this.presence.setAll || msg.seat === opponentSeat(this.view)) this.presence.set(msg.presence, msg.seat);
         this.render();
         break;
       case "watchers":
@@ -142,7 +164,7 @@ export class Mesa extends LiveTable {
         break;
       case "reaction":
         if (this.view && msg.seat !== this.view.seat) {
-          this.reactions.receive(msg.seat, msg.reaction, opponentCapitalized(this.view));
+          this.reactions.receive(msg.seat, msg.reaction, seatCapitalized(this.view, msg.seat));
         }
         break;
       case "seat_moved":
@@ -159,6 +181,7 @@ export class Mesa extends LiveTable {
   onRoomEvent(event, frame) {
     if (event.kind === "rematch") {
       this.rematchSeen = null;
+      this.recent = [];
       closeSheet(this);
     }
     this.queue.push({ event, view: frame.view, seq: frame.seq });
@@ -183,6 +206,7 @@ export class Mesa extends LiveTable {
     this.queue = [];
     this.sel = freshSelection();
     this.setView(msg.view);
+    this.recent = recentSince(msg.view, events);
     if (pending) {
       // a move sent before the socket dropped, never answered: sent again with its id (the
       // server plays it once: if it was played already, the answer is its ack)
@@ -258,7 +282,8 @@ export class Mesa extends LiveTable {
     }
     // a finished match is not "continued": opening the site again goes to Inicio
     this.session.finished = view.status === "finished";
-    this.presence.set(view.presence[opponentSeat(view)]);
+    if (this.presence.setAll) this.presence.setAll(view); // every other seat's
+    else this.presence.set(view.presence[opponentSeat(view)]);
     this.persist();
   }
 
@@ -289,16 +314,20 @@ export class Mesa extends LiveTable {
     this.setView(view);
     if (kind === "move") {
       const mine = event.seat === view.seat;
+      this.remember(event, view.table);
       if (mine) this.sel = freshSelection();
       else if (!this.sel.keepError) this.sel.error = null; // what was said while it landed stays
       this.sel.keepError = false;
       this.render();
-      announce(moveSentence(event, moverOf(this, event, view.table)) + " " + turnWords(view));
+      this.lastSaid = this.playsSaid(event, view);
+      announce(this.lastSaid + " " + turnWords(view));
       if (mine) focusHand(this);
       else focusHandIfLost(this);
     } else if (kind === "deal") {
       this.render();
-      announce(dealWords());
+      // at a table of four the plays just said are said again with the deal (which would
+      // cut them short), and whose turn it is
+      announce(isFour(view) && this.lastSaid ? `${this.lastSaid} ${dealWords()} ${turnWords(view)}` : dealWords());
     } else if (kind === "hand_end") {
       this.sel = freshSelection();
       this.render();
@@ -318,7 +347,25 @@ export class Mesa extends LiveTable {
     }
   }
 
-  /** The opponent's card lands on the table, what it takes is outlined, for a moment. */
+  /** What is said of a move: its sentence; at a table of four, once it is this seat's turn
+   * again, every play since its own last one (a player who looked away hears them all). */
+  playsSaid(event, view) {
+    if (!isFour(view) || event.seat === view.seat || !myTurn(view) || this.recent.length < 2) {
+      return moveSentence(event, moverOf(this, event, view.table));
+    }
+    return this.recent.filter((play) => play.event.seat !== view.seat)
+      .map((play) => moveSentence(play.event, moverOf(this, play.event, play.table))).join(" ");
+  }
+
+  /** A play to keep on screen until this seat plays again (the newest three). */
+  remember(event, table) {
+    const last = this.recent[this.recent.length - 1];
+    if (last && last.event === event) return;
+    if (event.seat === this.view?.seat) this.recent = [];
+    this.recent = [...this.recent, { event, table }].slice(-3);
+  }
+
+  /** Another player's card lands on the table, what it takes is outlined, for a moment. */
   async animateOpponentMove(event, after) {
     const ms = loadAnimMs(reducedMotion());
     if (ms <= 0) return;
@@ -337,7 +384,12 @@ export class Mesa extends LiveTable {
       area.closest(".table-area")?.classList.remove("empty");
     }
     const mover = moverOf(this, event, after.table);
-    this.root.querySelector(".lastmove")?.replaceChildren(...moveLine(event, mover));
+    if (this.view && isFour(this.view)) {
+      this.remember(event, after.table);
+      this.root.querySelector(".lastmove")?.replaceWith(recentPlays(this));
+    } else {
+      this.root.querySelector(".lastmove")?.replaceChildren(...moveLine(event, mover));
+    }
     announce(moveSentence(event, mover));
     await wait(ms);
     this.animating = false;

@@ -1,25 +1,113 @@
-// How la mesa speaks of the people at it, from the seat's view: "tú", the opponent's name
-// ("la computadora", "tu amigo" before the friend has a name), and whose turn it is.
+// How la mesa speaks of the people at it, from the seat's view: "tú", the other players'
+// names ("la computadora", "tu amigo" before the friend has a name; at a table of four
+// "tu pareja", "la computadora de la izquierda"), whose turn it is, and where each seat sits
+// around the table (docs/protocol.md, View V: `seat_count`, `hand_sizes`, `players`).
 
 import { capitalize } from "../../lib/dom.js";
 import { t } from "../../lib/i18n.js";
-import { rivals } from "../../engine/seats.js";
+import { nextSeat, others, partner, rivals, teamOf } from "../../engine/seats.js";
+
+/** How many seats the table has (2 or 4). */
+export function seatCount(view) {
+  // a server older than the seats-as-lists view (issue 27) sent neither: a room of two
+  return view.seat_count ?? view.hand_sizes?.length ?? view.names?.length ?? 2;
+}
+
+export function isFour(view) {
+  return Boolean(view) && seatCount(view) === 4;
+}
+
+/** Who plays `seat` now: {kind: "person"|"computer", level}. */
+export function playerAt(view, seat) {
+  if (view.players?.[seat]) return view.players[seat];
+  // the view before issue 27 (one `opponent`): read as the list it became
+  if (seat !== view.seat && view.opponent) return view.opponent;
+  return { kind: "person", level: null };
+}
+
+// a computer's own chair is named so by the server (server/rooms/views.py COMPUTER_NAME; no
+// person may take the name): the view's `players` says who plays a seat now, and a friend the
+// computer plays for while they are away reads the same there
+const COMPUTER_NAME = "Computadora";
+
+/** The chair of `seat` is a person's: a friend's (even while the computer plays for them,
+ * or before they sat down), not the computer's own. */
+export function personChair(view, seat) {
+  const player = playerAt(view, seat);
+  if (player.kind !== "computer") return true;
+  if (player.chair) return player.chair === "friend"; // when the view says whose chair it is
+  // a view before issue 27: its `opponent` said "computer" only of the computer's own chair
+  if (!view.players) return false;
+  return Boolean(view.names?.[seat]) && view.names[seat] !== COMPUTER_NAME;
+}
+
+/** How many cards `seat` holds. */
+export function handSizeOf(view, seat) {
+  if (view.hand_sizes) return view.hand_sizes[seat];
+  return seat === view.seat ? view.hand.length : view.opponent_hand_size ?? 0;
+}
+
+/** Where `seat` sits as this seat sees the table: "me", "partner" (across), "right" (plays
+ * after me), "left" (plays before me). With two seats the other one is "across". */
+export function sideOf(view, seat) {
+  const count = seatCount(view);
+  if (seat === view.seat) return "me";
+  if (count === 2) return "across";
+  if (seat === partner(view.seat, count)) return "partner";
+  return seat === nextSeat(view.seat, count) ? "right" : "left";
+}
+
+/** The other seats as drawn around the table of four: left, across (the partner), right. */
+export function seatsAround(view) {
+  const count = seatCount(view);
+  const [right, left] = rivals(view.seat, count);
+  return { left, partner: partner(view.seat, count), right };
+}
 
 /** The opponent's seat: the first rival to play after mine (with two seats, the one
- * opponent, the seat the view's `opponent` fields speak of). */
+ * opponent). */
 export function opponentSeat(view) {
-  return rivals(view.seat, view.names.length)[0];
+  return rivals(view.seat, seatCount(view))[0];
 }
 
+/** Another person sits at this table (a friend game, not only computers). */
 export function isFriendGame(view) {
-  return Boolean(view && view.opponent && view.opponent.kind === "person");
+  if (!view) return false;
+  return others(view.seat, seatCount(view)).some((seat) => personChair(view, seat));
 }
 
-/** The opponent inside a sentence: "la computadora", "Beto", "tu amigo". */
+/** `seat` inside a sentence: "la computadora", "Beto", "tu amigo", "tu pareja",
+ * "la computadora de la izquierda". */
+export function seatName(view, seat) {
+  if (!view) return t("names.opponent");
+  const computer = !personChair(view, seat); // a friend keeps their name while the computer plays
+  if (!isFour(view)) {
+    if (computer) return t("games.computer");
+    return view.names[seat] || t("games.friend");
+  }
+  const side = sideOf(view, seat);
+  if (side === "me") return t("names.you").toLowerCase();
+  if (computer) return t(`four.computer.${side}`);
+  return view.names[seat] || t(`four.friend.${side}`);
+}
+
+/** `seat` where a sentence starts. */
+export function seatCapitalized(view, seat) {
+  return capitalize(seatName(view, seat));
+}
+
+/** `seat` in a narrow label (a panel's name). */
+export function seatShort(view, seat) {
+  if (personChair(view, seat)) return seatCapitalized(view, seat);
+  if (!isFour(view)) return t("names.computer_short");
+  return t(`four.short.${sideOf(view, seat)}`);
+}
+
+/** The opponent inside a sentence: "la computadora", "Beto", "tu amigo" (at a table of
+ * four: the first rival after this seat). */
 export function opponentName(view) {
   if (!view) return t("names.opponent");
-  if (view.opponent && view.opponent.kind === "computer") return t("games.computer");
-  return view.names[opponentSeat(view)] || t("games.friend");
+  return seatName(view, opponentSeat(view));
 }
 
 /** The opponent where a sentence starts: "La computadora", "Beto". */
@@ -27,10 +115,20 @@ export function opponentCapitalized(view) {
   return capitalize(opponentName(view));
 }
 
-/** For narrow labels (score boxes, table headers). */
+/** For narrow labels (score boxes, table headers): at a table of four, "Ellos". */
 export function shortOpponentName(view) {
-  if (view && view.opponent && view.opponent.kind === "computer") return t("names.computer_short");
-  return opponentCapitalized(view);
+  if (isFour(view)) return t("four.them_short");
+  return seatShort(view, opponentSeat(view));
+}
+
+/** The near score box's label: "Tú", or at a table of four "Nosotros". */
+export function shortMyName(view) {
+  return isFour(view) ? t("four.us_short") : t("names.you");
+}
+
+/** The team of this seat won (a finished match). */
+export function weWon(view) {
+  return view.winner === teamOf(view.seat);
 }
 
 export function myTurn(view) {
@@ -41,5 +139,5 @@ export function turnWords(view) {
   if (!view) return "";
   if (view.status === "waiting") return t("turn.waiting");
   if (view.status === "finished") return t("turn.over");
-  return view.turn === view.seat ? t("turn.mine") : t("turn.theirs", { name: opponentName(view) });
+  return view.turn === view.seat ? t("turn.mine") : t("turn.theirs", { name: seatName(view, view.turn) });
 }
