@@ -99,7 +99,14 @@ class Seat:
                     **benchkit.source(),
                 ) as ws:
                     await ws.send(
-                        json.dumps({"type": "hello", "token": self.token, "since": self.since})
+                        json.dumps(
+                            {
+                                "type": "hello",
+                                "version": 2,
+                                "token": self.token,
+                                "since": self.since,
+                            }
+                        )
                     )
                     await self.play(ws, stop)
             except (OSError, TimeoutError, websockets.WebSocketException, Reconnect):

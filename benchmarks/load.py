@@ -165,7 +165,9 @@ async def bot(
 ) -> None:
     try:
         async with connect(url) as ws:
-            await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+            await ws.send(
+                json.dumps({"type": "hello", "version": 2, "token": token, "since": None})
+            )
             sent: dict[str, float] = {}
             pending = False
             asked = False
@@ -238,7 +240,7 @@ async def watcher(
     """A watcher: says ``watch`` and counts what it is sent until ``stop``."""
     try:
         async with connect(url) as ws:
-            await ws.send(json.dumps({"type": "watch", "code": code, "since": None}))
+            await ws.send(json.dumps({"type": "watch", "version": 2, "code": code, "since": None}))
             stopper = asyncio.create_task(stop.wait())
             stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
             async for text in ws:

@@ -20,7 +20,7 @@ from ..protocol import MAX_WATCH_CODE, ApiError, is_plain, normalize_watch_code
 from ..protocol.bodies import MAX_INVITE, JoinBody, NewRoomBody, RejoinBody, plain_text
 from ..protocol.names import default_name
 from ..rooms import Router
-from ..rooms.commands import Join, MoveSeat
+from ..rooms.commands import JOIN_REFUSED, Join, MoveSeat
 from ..rooms.views import COMPUTER_NAME
 from ..store import CREATOR, RejoinError, RoomState, SeatState, Storage
 from .tokens import hash_secret, keyed, new_token, seat_of
@@ -69,8 +69,8 @@ class Lobby:
         """A new room (``body`` checked at the edge, ``protocol.bodies``)."""
         token = new_token()
         room_id = secrets.token_urlsafe(9)
-        computer = body.mode == "computer"
-        invite = None if computer else new_code(INVITE_LEN)
+        friends = None in body.chairs  # a chair waits for a friend
+        invite = new_code(INVITE_LEN) if friends else None
         turns = body.turns
         state = RoomState(
             id=room_id,
@@ -84,13 +84,16 @@ class Lobby:
             invite=invite,
             seats=(
                 SeatState("arriving", self.clock(), name=body.name or default_name(CREATOR)),
-                SeatState(name=COMPUTER_NAME if computer else None),
+                *(
+                    SeatState(name=None if level is None else COMPUTER_NAME, computer=level)
+                    for level in body.chairs
+                ),
             ),
             turns=turns,
             watch=new_code(WATCH_LEN),
         )
         await self.storage.rooms.create(
-            state, "playing" if computer else "waiting", hash_secret(token)
+            state, "waiting" if friends else "playing", hash_secret(token)
         )
         answer: dict[str, Any] = {
             "room": room_id,
@@ -111,16 +114,15 @@ class Lobby:
             raise ApiError("invite_unknown")
         token = await self._token("join", room_id, client_key)
         key_hash = hash_secret(client_key) if client_key is not None else None
-        # a friend who gave no name is named after the seat a friend's room of two leaves
-        # free (the room picks the seat: a table of four will name the one it gives)
-        name = body.name or default_name(1)
-        seat = await self.router.call(room_id, Join(name, hash_secret(token), key_hash))
-        if isinstance(seat, bool):  # a room on a process of the release before: its friend seat
-            seat = 1 if seat else -1
+        # a friend who gave no name is named after the seat they sit in (the room says which
+        # when they chose none: ``name`` None)
+        seat = await self.router.call(
+            room_id, Join(body.name, hash_secret(token), key_hash, body.seat)
+        )
         if seat is None:
             raise ApiError("invite_unknown")
         if seat < 0:
-            raise ApiError("room_full")
+            raise ApiError(*JOIN_REFUSED[seat])
         return {"room": room_id, "seat": seat, "token": token}
 
     def invite_of(self, typed: object) -> str | None:
@@ -158,11 +160,23 @@ class Lobby:
         if state is None:
             raise ApiError("invite_unknown")
         host = state.names[CREATOR]
+        free = state.free_chairs()
         return {
             "host": None if host == default_name(CREATOR) else host,
-            "open": any(name is None for name in state.names),
+            "open": bool(free),
             "turns": state.turns,
             "room": room_id,  # a device holding a seat there goes to its table instead
+            "seat_count": state.seat_count,
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": None if seat in free else state.names[seat],
+                    "kind": "person" if state.seats[seat].computer is None else "computer",
+                    "level": state.seats[seat].computer,
+                    "free": seat in free,
+                }
+                for seat in range(state.seat_count)
+            ],
         }
 
     async def summary(self, room_id: str) -> dict[str, Any]:

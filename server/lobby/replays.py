@@ -13,7 +13,7 @@ from ..engine import Match, Move
 from ..rooms.facts import CATEGORIES_ES
 from ..rooms.history import replay
 from ..rooms.views import replay_position
-from ..store import CREATOR, StoredMatch
+from ..store import StoredMatch
 
 
 class NotFinished(Exception):
@@ -25,24 +25,21 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
     move's events (docs/protocol.md, "Event E")."""
     if not stored.finished:
         raise NotFinished(stored.room_id)
-    match = Match.new(stored.seed)
+    seat_count = len(stored.names)
+    match = Match.new(stored.seed, seat_count)
     steps: list[dict[str, Any]] = [{"events": [], "position": replay_position(match)}]
     moves = ((seat, Move.parse(text), computer) for seat, text, computer in stored.moves)
-    for played in replay(stored.seed, moves):
+    for played in replay(stored.seed, moves, seat_count):
         match = played.after
         steps.append({"events": played.events(), "position": replay_position(match)})
     if not match.finished:  # the room says it is over but its log does not: tell nothing
         raise NotFinished(stored.room_id)
-    computer = stored.mode == "computer"
     return {
         "match": stored.match_no,
         "names": list(stored.names),
         "mode": stored.mode,
         "level": stored.level,
-        "kinds": [
-            "computer" if computer and seat != CREATOR else "person"
-            for seat in range(len(stored.names))
-        ],
+        "kinds": ["person" if level is None else "computer" for level in stored.computers],
         "winner": match.winner,
         "scores": list(match.scores),
         "categories": CATEGORIES_ES,

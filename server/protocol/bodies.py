@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..ai import LEVELS
+from ..engine.seats import SEAT_COUNTS
 from .errors import ApiError
 from .incoming import is_plain, is_token
 from .names import person_name
@@ -52,27 +53,63 @@ def plain_text(raw: object, max_len: int, code: str) -> str:
 # -- bodies -------------------------------------------------------------------------------
 
 
+def computer_level(raw: object) -> str:
+    if not isinstance(raw, str) or raw not in LEVELS:
+        raise ApiError("bad_level")
+    return raw
+
+
+def chair(raw: object) -> str | None:
+    """One chair of a table of four as its creator says it: ``{"kind": "friend"}`` (None)
+    or ``{"kind": "computer", "level": …}`` (the level)."""
+    if not isinstance(raw, dict) or raw.get("kind") not in ("friend", "computer"):
+        raise ApiError("bad_chairs")
+    return computer_level(raw.get("level")) if raw["kind"] == "computer" else None
+
+
 @dataclass(frozen=True, slots=True)
 class NewRoomBody:
-    """POST /api/rooms. ``name`` None: none given."""
+    """POST /api/rooms. ``name`` None: none given. ``chairs``: who holds each seat after the
+    creator's, in the order of play: a computer level, or None for a friend's chair."""
 
     mode: Literal["computer", "friend"]
-    level: str | None  # the computer's, in a computer room
+    level: str | None  # the computer's, in a computer room (its first computer chair's)
     name: str | None
     turns: bool = False
+    chairs: tuple[str | None, ...] = (None,)
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.chairs) + 1
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> NewRoomBody:
         mode, turns, level = data.get("mode"), data.get("turns", False), data.get("level")
-        if mode not in MODES:
-            raise ApiError("bad_mode")
+        count = data.get("seats", 2)
+        if count not in SEAT_COUNTS or isinstance(count, bool):
+            raise ApiError("bad_seats")
+        if count == 2:
+            if mode not in MODES:
+                raise ApiError("bad_mode")
+            if not isinstance(turns, bool) or (turns and mode != "friend"):
+                raise ApiError("bad_turns")
+            chairs: tuple[str | None, ...] = (
+                (computer_level(level),) if mode == "computer" else (None,)
+            )
+        else:
+            raw = data.get("chairs")
+            if not isinstance(raw, list) or len(raw) != count - 1:
+                raise ApiError("bad_chairs")
+            chairs = tuple(chair(one) for one in raw)
+            derived = "friend" if None in chairs else "computer"
+            if mode is not None and mode != derived:
+                raise ApiError("bad_mode")
+            mode = derived
         if not isinstance(turns, bool) or (turns and mode != "friend"):
             raise ApiError("bad_turns")
-        if mode == "computer":
-            if not isinstance(level, str) or level not in LEVELS:
-                raise ApiError("bad_level")
-            return cls("computer", level, person_name(data.get("name")), turns)
-        return cls("friend", None, person_name(data.get("name")), turns)
+        first = next((one for one in chairs if one is not None), None)
+        kind: Literal["computer", "friend"] = "computer" if mode == "computer" else "friend"
+        return cls(kind, first, person_name(data.get("name")), turns, chairs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +120,17 @@ class JoinBody:
     invite: str
     name: str | None
     key: str | None
+    seat: int | None = None  # the chair the friend chose (None: the first free one)
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> JoinBody:
         invite = plain_text(data.get("invite"), MAX_INVITE, "invite_unknown")
-        return cls(invite, person_name(data.get("name")), retry_key(data.get("key")))
+        seat = data.get("seat")
+        if seat is not None and (
+            not isinstance(seat, int) or isinstance(seat, bool) or not 0 < seat < max(SEAT_COUNTS)
+        ):
+            raise ApiError("bad_seat")
+        return cls(invite, person_name(data.get("name")), retry_key(data.get("key")), seat)
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,12 +75,24 @@ def loads(text: str | bytes) -> Any:
 
 # -- client → server ----------------------------------------------------------------------
 
+# the version of this protocol: a client says which it speaks in ``hello`` and ``watch``; one
+# that speaks an older one (a page or service worker cached before a change of the wire) is
+# told ``old_client`` and reloads, never fed frames it cannot read. 2: seats and teams as
+# lists (the view's ``opponent`` fields went; tables of four).
+PROTOCOL_VERSION = 2
+
 
 @dataclass(frozen=True, slots=True)
 class Hello:
     token: str
     since: int | None
     lang: str | None = None  # the language the client speaks (issue 28), a BCP 47 tag
+    version: int = 0  # the protocol the client speaks (``PROTOCOL_VERSION``; 0: none said)
+
+    @property
+    def old(self) -> bool:
+        """The client speaks an older protocol than this server's: it must reload."""
+        return self.version < PROTOCOL_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +106,16 @@ class MoveMsg:
 class TakeoverMsg:
     level: str
     confirmed: bool = False  # por turnos: asked for in so many words (docs/protocol.md)
+    seat: int | None = None  # the absent friend's seat (None: the one absent seat)
+
+
+@dataclass(frozen=True, slots=True)
+class GiveChairMsg:
+    """The table's creator gives a free chair to the computer while the table waits."""
+
+    seat: int
+    level: str
+    id: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +135,11 @@ class WatchMsg:
     code: str
     since: int | None
     lang: str | None = None
+    version: int = 0
+
+    @property
+    def old(self) -> bool:
+        return self.version < PROTOCOL_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +150,24 @@ class ReactMsg:
     id: str | None
 
 
-ClientMessage = Hello | MoveMsg | TakeoverMsg | RematchMsg | Ping | WatchMsg | ReactMsg
+ClientMessage = (
+    Hello | MoveMsg | TakeoverMsg | GiveChairMsg | RematchMsg | Ping | WatchMsg | ReactMsg
+)
+
+
+def _version_field(data: dict[str, Any]) -> int:
+    """``hello``'s and ``watch``'s ``version``: absent (a client of before it) is 0."""
+    version = data.get("version", 0)
+    if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**31:
+        raise _missing("version")
+    return version
+
+
+def _seat_field(data: dict[str, Any], name: str = "seat") -> int:
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+        raise ProtocolError("bad_seat")
+    return value
 
 
 def normalize_watch_code(text: str) -> str:
@@ -157,7 +201,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if not is_token(token):
             raise _missing("token")
         since = None if data.get("since") is None else _int_field(data, "since")
-        return Hello(token, since, _lang_field(data))
+        return Hello(token, since, _lang_field(data), _version_field(data))
     if kind == "move":
         move_id = plain_field(data, "id", MAX_ID)
         try:  # every error from here on answers this move: it carries its id
@@ -181,7 +225,19 @@ def parse_client(text: str | bytes) -> ClientMessage:
         confirmed = data.get("confirmed", False)
         if not isinstance(confirmed, bool):
             raise _missing("confirmed")
-        return TakeoverMsg(level, confirmed)
+        seat = None if data.get("seat") is None else _seat_field(data)
+        return TakeoverMsg(level, confirmed, seat)
+    if kind == "give_chair":
+        give_id = None if data.get("id") is None else plain_field(data, "id", MAX_ID)
+        try:
+            seat = _seat_field(data)
+            level = data.get("level")
+            if not isinstance(level, str) or level not in LEVELS:
+                raise ProtocolError("bad_level")
+        except ProtocolError as exc:
+            exc.id = give_id
+            raise
+        return GiveChairMsg(seat, level, give_id)
     if kind == "rematch":
         return RematchMsg()
     if kind == "ping":
@@ -195,7 +251,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
         ):
             raise _missing("code")
         since = None if data.get("since") is None else _int_field(data, "since")
-        return WatchMsg(normalize_watch_code(code), since, _lang_field(data))
+        return WatchMsg(normalize_watch_code(code), since, _lang_field(data), _version_field(data))
     if kind == "react":
         react_id = None if data.get("id") is None else plain_field(data, "id", MAX_ID)
         reaction = data.get("reaction")

@@ -14,7 +14,7 @@ import orjson
 
 # errors after which the socket is closed and this device cannot use that seat or watch
 # link again (docs/protocol.md: "fatal": true); the client keeps no list of its own
-FATAL_CODES = frozenset({"bad_token", "bad_origin", "watch_unknown", "watchers_full"})
+FATAL_CODES = frozenset({"bad_token", "bad_origin", "watch_unknown", "watchers_full", "old_client"})
 
 Json = dict[str, Any]
 Raw = orjson.Fragment  # JSON text already encoded (an event of the room's history, a view)

@@ -18,6 +18,7 @@ def alert(room: Room, seat: int, kind: Kind, about: int) -> None:
     name = state.names[about]
     if (
         state.mode != "friend"
+        or state.computer_seat(seat)
         or room.sockets.of(seat) is not None
         or state.seats[seat].takeover is not None
         or name is None

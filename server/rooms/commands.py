@@ -47,11 +47,13 @@ class Submit:
 
 @dataclass(frozen=True, slots=True)
 class Takeover:
-    """The seat's player asks the computer to play the other, absent seat."""
+    """The seat's player asks the computer to play an absent friend's seat (``target``;
+    None: the one absent seat out of grace, as a room of two always had)."""
 
     seat: int
     level: str
     confirmed: bool = False  # por turnos: the player asked for it in so many words
+    target: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +65,34 @@ class Rematch:
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """The friend sits in the first free seat (``key_hash``: the join request's retry key)."""
+    """The friend sits in the chair ``seat`` (None: the first free one); ``name`` None:
+    named after the seat; ``key_hash``: the join request's retry key. Answers the seat, or
+    one of ``JOIN_REFUSED``'s numbers (None: no such room)."""
 
-    name: str
+    name: str | None
     token_hash: str
     key_hash: str | None
+    seat: int | None = None
+
+
+# Join's answers that are not a seat, by the error they are
+FULL, FULL_FOUR, SEAT_TAKEN, BAD_SEAT = -1, -2, -3, -4
+JOIN_REFUSED: dict[int, tuple[str, str | None]] = {
+    FULL: ("room_full", None),
+    FULL_FOUR: ("room_full", "error.room_full.four"),
+    SEAT_TAKEN: ("seat_taken", None),
+    BAD_SEAT: ("bad_seat", None),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GiveChair:
+    """The creator (``seat``) gives the free chair ``chair`` to the computer at ``level``,
+    while the table waits."""
+
+    seat: int
+    chair: int
+    level: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +178,8 @@ class React:
 
 
 Command = (
-    Start | Attach | Detach | Submit | Takeover | Rematch | Join | MoveSeat | ComputerDue
+    Start | Attach | Detach | Submit | Takeover | Rematch | Join | MoveSeat | GiveChair
+    | ComputerDue
     | ComputerMove | StallCheck | IdleCheck | HandoffCheck | Summary | Snapshot | Watch
     | Unwatch | TellWatchers | React
 )  # fmt: skip
@@ -163,7 +189,7 @@ Command = (
 WIRE_NAMES: dict[type[Any], str] = {
     Attach: "Attach", Detach: "Detach", Submit: "Submit", Takeover: "TakeoverCmd",
     Rematch: "RematchCmd", Join: "Join", MoveSeat: "MoveSeat", Summary: "Summary",
-    Watch: "Watch", Unwatch: "Unwatch", React: "ReactCmd",
+    Watch: "Watch", Unwatch: "Unwatch", React: "ReactCmd", GiveChair: "GiveChair",
 }  # fmt: skip
 _BY_WIRE_NAME = {name: cls for cls, name in WIRE_NAMES.items()}
 

@@ -1,6 +1,7 @@
-"""A friend's seat: joined by the friend (``join``, safe to retry by its key), moved to
-another device by a rejoin code (``move_seat``), and handed to the computer while the
-friend is away (``takeover``)."""
+"""A friend's seat: joined by the friend in the chair they chose (``join``, safe to retry by
+its key), given to the computer by the table's creator while nobody sat there
+(``give_chair``), moved to another device by a rejoin code (``move_seat``), and handed to the
+computer while the friend is away (``takeover``)."""
 
 from __future__ import annotations
 
@@ -8,28 +9,37 @@ from dataclasses import replace
 
 from ..engine.seats import others
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved
+from ..protocol.names import default_name
 from ..store import CREATOR, RejoinCode, RejoinError, SeatState
 from . import alerts, presence, rematch, views
 from .actor import Room
+from .commands import BAD_SEAT, FULL, FULL_FOUR, SEAT_TAKEN
+from .views import COMPUTER_NAME
 
-FULL = -1  # no seat is free
 
-
-async def join(room: Room, name: str, token_hash: str, key_hash: str | None) -> int:
-    """Sits ``token_hash`` in the first free seat: the seat joined (now, or by this same
-    request before: a retry), or ``FULL`` when every seat is someone else's."""
+async def join(
+    room: Room, name: str | None, token_hash: str, key_hash: str | None, chosen: int | None
+) -> int:
+    """Sits ``token_hash`` in the chair ``chosen`` (None: the first free one): the seat
+    joined (now, or by this same request before: a retry), or why not (``FULL`` /
+    ``FULL_FOUR`` when every chair is someone else's, ``SEAT_TAKEN``, ``BAD_SEAT``)."""
     state = room.state
-    if state.mode != "friend":
-        return FULL
-    free = [s for s, seat in enumerate(state.seats) if seat.name is None]
-    if not free:  # this same request again (its key makes the same token), or too late
+    full = FULL if state.seat_count == 2 else FULL_FOUR
+    if chosen is not None and not 0 < chosen < state.seat_count:
+        return BAD_SEAT
+    free = state.free_chairs()
+    if chosen is not None and chosen not in free or not free:
+        # this same request again (its key makes the same token), or too late
         held_by = await room.deps.storage.seats.room_of(token_hash)
-        if key_hash is None or held_by is None or held_by[0] != state.id:
-            return FULL
-        held = await room.deps.storage.seats.token(state.id, held_by[1])
-        return held_by[1] if held is not None and held.join_key_hash == key_hash else FULL
-    seat = free[0]
-    new = state.with_seat(seat, SeatState("arriving", room.deps.clock(), name=name))
+        if key_hash is not None and held_by is not None and held_by[0] == state.id:
+            held = await room.deps.storage.seats.token(state.id, held_by[1])
+            if held is not None and held.join_key_hash == key_hash:
+                return held_by[1]
+        return SEAT_TAKEN if free else full
+    seat = free[0] if chosen is None else chosen
+    new = state.with_seat(
+        seat, SeatState("arriving", room.deps.clock(), name=name or default_name(seat))
+    )
     await room.write(new, join=(seat, token_hash, key_hash))
     await room.send_state()
     await room.tell_presence()
@@ -67,13 +77,52 @@ async def move_seat(room: Room, code: RejoinCode, token_hash: str, key_hash: str
     presence.idle_later(room)
 
 
-async def takeover(room: Room, seat: int, level: str, confirmed: bool = False) -> None:
-    """``seat``'s player asks the computer (``level``) to play the other seat, whose friend
-    is away and out of grace (a room of two: the other seat)."""
-    other = others(seat, room.state.seat_count)[0]
+async def give_chair(room: Room, seat: int, chair: int, level: str) -> None:
+    """The creator gives the chair nobody sat in to the computer, for good; the match starts
+    when no friend's chair is left free. Giving it again at the same level is answered as
+    the first time (a retry)."""
+    state = room.state
+    if seat != CREATOR:
+        raise ProtocolError("not_creator")
+    if not 0 < chair < state.seat_count:
+        raise ProtocolError("bad_seat")
+    if state.seats[chair].computer == level and room.status == "waiting":
+        return
+    if room.status != "waiting":
+        raise ProtocolError("not_waiting")
+    if chair not in state.free_chairs():
+        raise ProtocolError("seat_taken")
+    given = replace(state.seats[chair], name=COMPUTER_NAME, computer=level)
+    await room.write(state.with_seat(chair, given))
+    await room.send_state()
+    await room.tell_presence()
+
+
+def absent(room: Room, seat: int, target: int | None) -> int:
+    """The friend's seat ``seat``'s player asks the computer to play: ``target``, or the one
+    seat whose friend is away (a room of two: the other seat)."""
+    state = room.state
+    if target is not None:
+        if not 0 <= target < state.seat_count or target == seat:
+            raise ProtocolError("bad_seat")
+        return target
+    away = [
+        s
+        for s in others(seat, state.seat_count)
+        if not state.computer_seat(s) and state.seats[s].presence != "here"
+    ]
+    return away[0] if away else others(seat, state.seat_count)[0]
+
+
+async def takeover(
+    room: Room, seat: int, level: str, confirmed: bool = False, target: int | None = None
+) -> None:
+    """``seat``'s player asks the computer (``level``) to play the seat ``target`` (None: the
+    absent one), whose friend is away and out of grace."""
+    other = absent(room, seat, target)
     other_state = room.state.seats[other]
     if (
-        room.state.mode != "friend"
+        room.state.computer_seat(other)
         or room.status == "waiting"
         or other_state.presence == "here"
         or other_state.takeover is not None

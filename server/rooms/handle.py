@@ -15,6 +15,7 @@ from .commands import (
     ComputerDue,
     ComputerMove,
     Detach,
+    GiveChair,
     HandoffCheck,
     IdleCheck,
     Join,
@@ -67,12 +68,14 @@ async def _dispatch(room: Room, command: Command) -> Any:
             return await presence.idle_check(room, generation)
         case HandoffCheck(generation):
             return await handoff.check(room, generation)
-        case Join(name, token_hash, key_hash):
-            return await friends.join(room, name, token_hash, key_hash)
+        case Join(name, token_hash, key_hash, chosen):
+            return await friends.join(room, name, token_hash, key_hash, chosen)
+        case GiveChair(seat, chair, level):
+            return await friends.give_chair(room, seat, chair, level)
         case MoveSeat(code, token_hash, key_hash):
             return await friends.move_seat(room, code, token_hash, key_hash)
-        case Takeover(seat, level, confirmed):
-            return await friends.takeover(room, seat, level, confirmed)
+        case Takeover(seat, level, confirmed, target):
+            return await friends.takeover(room, seat, level, confirmed, target)
         case Rematch(seat):
             return await rematch.ask(room, seat)
         case Watch(conn, since):

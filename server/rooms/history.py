@@ -37,10 +37,13 @@ class Played:
         return step_events(self.step, self.seat, self.before, self.after, computer=self.computer)
 
 
-def replay(seed: str, moves: Iterable[tuple[int, Move, bool]]) -> Iterator[Played]:
-    """The match ``seed`` played again, move by move (``moves``: (seat, move, whether the
-    computer played it: a person's move always has its client's id, the computer's none))."""
-    match = Match.new(seed)
+def replay(
+    seed: str, moves: Iterable[tuple[int, Move, bool]], seat_count: int = 2
+) -> Iterator[Played]:
+    """The match ``seed`` of ``seat_count`` seats played again, move by move (``moves``:
+    (seat, move, whether the computer played it: a person's move always has its client's id,
+    the computer's none))."""
+    match = Match.new(seed, seat_count)
     for seat, move, computer in moves:
         after, step = match.play(move)
         yield Played(seat, move, computer, match, after, step)
@@ -50,7 +53,7 @@ def replay(seed: str, moves: Iterable[tuple[int, Move, bool]]) -> Iterator[Playe
 def restore(state: RoomState, records: list[MoveRecord]) -> LiveMatch:
     """The live match of ``state`` as its stored move log makes it (``records``: every move
     of the room, in order; those before the current match only answer their move ids)."""
-    live = LiveMatch.new(Match.new(state.seed), state.seat_count)
+    live = LiveMatch.new(Match.new(state.seed, state.seat_count), state.seat_count)
     for rec in records:
         if rec.client_id is not None:
             live.answers.remember(rec.seat, rec.client_id, rec.seq)
@@ -58,7 +61,9 @@ def restore(state: RoomState, records: list[MoveRecord]) -> LiveMatch:
     if state.match_no > 1:
         live.rematched(state.match_start_seq, rematch_event(state.match_no))
     played = replay(
-        state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
+        state.seed,
+        ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current),
+        state.seat_count,
     )
     keep = reads_plays(state)
     for rec, move in zip(current, played, strict=True):
@@ -80,7 +85,9 @@ def events_of(state: RoomState, records: list[MoveRecord]) -> list[tuple[int, st
         events = []
     current = [rec for rec in records if rec.seq > state.match_start_seq]
     played = replay(
-        state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
+        state.seed,
+        ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current),
+        state.seat_count,
     )
     for rec, move in zip(current, played, strict=True):
         events.extend((rec.seq, dumps(e)) for e in move.events())
@@ -92,10 +99,12 @@ def hand_plays(state: RoomState, records: list[MoveRecord]) -> tuple[Seen, ...]:
     them (``records``: the moves after the match began): for Difícil, in a room where
     they were not all kept (``live.HandPlays.complete``)."""
     plays = HandPlays()
-    match = Match.new(state.seed)
+    match = Match.new(state.seed, state.seat_count)
     current = [rec for rec in records if rec.seq > state.match_start_seq]
     played = replay(
-        state.seed, ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current)
+        state.seed,
+        ((rec.seat, Move.parse(rec.move), rec.client_id is None) for rec in current),
+        state.seat_count,
     )
     for move in played:
         plays.add(state.match_no, move.before, move.seat, move.move, True)

@@ -77,7 +77,7 @@ READS_PLAYS = frozenset({"dificil"})
 def reads_plays(state: RoomState) -> bool:
     """A computer that reads the hand's plays may play a turn of this room (its level, or
     a seat taken over at such a level): only then are the plays kept."""
-    return state.level in READS_PLAYS or any(s.takeover in READS_PLAYS for s in state.seats)
+    return any(state.level_of(seat) in READS_PLAYS for seat in range(state.seat_count))
 
 
 @dataclass(slots=True)

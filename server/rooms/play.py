@@ -67,10 +67,7 @@ def computer_level(room: Room) -> str | None:
     """The level of the computer that must move now, if any."""
     if room.status != "playing" or room.match.position.hand_over:
         return None
-    seat = room.match.position.turn
-    if room.state.computer_seat(seat):
-        return room.state.level
-    return room.state.seats[seat].takeover
+    return room.state.level_of(room.match.position.turn)
 
 
 def schedule_computer(room: Room) -> None:

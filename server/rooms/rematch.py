@@ -44,7 +44,7 @@ async def maybe_start(room: Room) -> bool:
         state, seed=seed, match_no=state.match_no + 1, match_start_seq=start, seq=start,
         seats=seats,
     )  # fmt: skip
-    await room.write(new, match=Match.new(seed), finished=finished)
+    await room.write(new, match=Match.new(seed, state.seat_count), finished=finished)
     event = rematch_event(room.state.match_no)
     room.live.rematched(start, event)
     await room.broadcast(start, [event], None, None)

@@ -17,7 +17,7 @@ from typing import Any, cast
 from ..config import Settings
 from ..engine import Match, public_view, view_for
 from ..engine.scoring import reached
-from ..engine.seats import TEAMS, others, rivals
+from ..engine.seats import TEAMS, others
 from ..store import RoomState, SeatListing
 from .facts import CATEGORIES_ES, options, tally
 
@@ -45,11 +45,7 @@ def room_status(state: RoomState, match: Match) -> str:
 
 def wants_rematch(state: RoomState, seat: int) -> bool:
     """A seat the computer plays always wants another match."""
-    return (
-        state.computer_seat(seat)
-        or state.seats[seat].takeover is not None
-        or state.seats[seat].rematch
-    )
+    return state.level_of(seat) is not None or state.seats[seat].rematch
 
 
 def grace_left(m: Moment, seat: int, *, confirmed: bool = False) -> float:
@@ -68,11 +64,10 @@ def grace_left(m: Moment, seat: int, *, confirmed: bool = False) -> float:
 def presence(m: Moment, seat: int) -> dict[str, Any]:
     """The seat's presence as one state (docs/protocol.md, "Presence P")."""
     state = m.state
-    if state.computer_seat(seat):
-        return {"state": "computer", "grace_left": None, "level": state.level}
+    level = state.level_of(seat)
+    if level is not None:
+        return {"state": "computer", "grace_left": None, "level": level}
     seat_state = state.seats[seat]
-    if seat_state.takeover is not None:
-        return {"state": "computer", "grace_left": None, "level": seat_state.takeover}
     if state.names[seat] is None:
         return {"state": "arriving", "grace_left": None, "level": None}
     if seat_state.presence == "here":
@@ -90,7 +85,10 @@ def common(m: Moment) -> dict[str, Any]:
     state = m.state
     return {
         "scores": list(m.match.scores),  # after the last hand (position: before)
+        "seat_count": state.seat_count,
         "names": list(state.names),
+        "players": [player(state, seat) for seat in range(state.seat_count)],
+        "hand_sizes": [len(hand) for hand in position.hands],
         "seq": state.seq,
         "match": state.match_no,
         "hand_number": m.match.hand_number,
@@ -109,12 +107,10 @@ def common(m: Moment) -> dict[str, Any]:
 
 
 def player(state: RoomState, seat: int) -> dict[str, Any]:
-    """Who plays ``seat``: a person, or the computer at its level."""
-    computer = state.computer_seat(seat)
-    return {
-        "kind": "computer" if computer else "person",
-        "level": state.level if computer else None,
-    }
+    """Who plays ``seat`` now: a person, or the computer at its level (its chair's, or a
+    takeover's: the friend comes back)."""
+    level = state.level_of(seat)
+    return {"kind": "person" if level is None else "computer", "level": level}
 
 
 def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -122,13 +118,12 @@ def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dic
     (``shared``: ``common(m)`` when already built for this change)."""
     position = m.match.position
     view = view_for(position, seat).to_json()
+    del view["opponent_hand_size"]  # the engine's form for two; the wire has hand_sizes
     view.update(shared or common(m))
     status = view["status"]
     my_turn = status == "playing" and position.turn == seat and not position.hand_over
-    # the wire's "opponent" (a room of two: its other seat) becomes a list of seats with
-    # the rooms of four (issue "Cuatro a la mesa, 2 of 2")
-    view["opponent"] = player(m.state, rivals(seat, m.state.seat_count)[0])
-    view["invite"] = m.state.invite if seat == 0 and status == "waiting" else None
+    # while a friend's chair is free, everyone seated may pass the table's invitation on
+    view["invite"] = m.state.invite if status == "waiting" else None
     view["watch_url"] = f"/v/{m.state.watch}" if m.state.watch else None
     view["options"] = options(position) if my_turn else []
     return view
@@ -140,7 +135,6 @@ def watcher_view(m: Moment, shared: dict[str, Any] | None = None) -> dict[str, A
     who plays each seat. All watchers get the same view."""
     view = public_view(m.match.position).to_json()
     view.update(shared or common(m))
-    view["players"] = [player(m.state, seat) for seat in range(m.state.seat_count)]
     return view
 
 
@@ -148,17 +142,21 @@ def summary(m: Moment) -> dict[str, Any]:
     """The room's public summary (docs/protocol.md, ``GET /api/rooms/{room}``)."""
     state = m.state
     seats = []
+    free = state.free_chairs()
     for i in range(state.seat_count):
         now = presence(m, i)
         seats.append({
+            "seat": i,
             "name": state.names[i],
             "kind": "computer" if state.computer_seat(i) else "person",
             "level": now["level"],
             "connected": now["state"] in ("here", "computer"),
+            "free": i in free,
         })  # fmt: skip
     return {
         "room": state.id,
         "mode": state.mode,
+        "seat_count": state.seat_count,
         "turns": state.turns,
         "status": room_status(state, m.match),
         "seats": seats,
@@ -186,11 +184,11 @@ def my_game(
 ) -> dict[str, Any]:
     """A seat's entry in Mis partidas, from its stored listing (``scores`` and ``turn``:
     the listing's, or a rebuilt copy's where the listing predates them)."""
-    # the wire's "opponent" (a room of two: its other seat) becomes a list of seats with
-    # the rooms of four
     seat = game.seat
-    other = rivals(seat, len(game.names))[0]
-    computer = game.mode == "computer"
+    computers = game.computers or tuple(
+        game.level if game.mode == "computer" and s != seat else None
+        for s in range(len(game.names))
+    )
     last = game.last_move_at or game.created_at
     finished = game.match_no - 1 + (game.status == "finished")
     return {
@@ -200,12 +198,16 @@ def my_game(
         "turns": game.turns,
         "status": game.status,
         "match": game.match_no,
+        "seat_count": len(game.names),
         "names": list(game.names),
-        "opponent": {
-            "name": COMPUTER_NAME if computer else game.names[other],
-            "kind": "computer" if computer else "person",
-            "level": game.level if computer else game.takeover[other],
-        },
+        "players": [
+            {
+                "name": COMPUTER_NAME if computers[s] is not None else game.names[s],
+                "kind": "person" if computers[s] is None else "computer",
+                "level": computers[s] or game.takeover[s],
+            }
+            for s in range(len(game.names))
+        ],
         "scores": list(scores),
         "winner": reached(cast("tuple[int, int]", scores)) if game.status == "finished" else None,
         "turn": turn,

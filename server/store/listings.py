@@ -51,6 +51,7 @@ class ListingStore:
                             seats.c.name,
                             seats.c.rematch,
                             seats.c.takeover,
+                            seats.c.computer,
                         )
                         .where(seats.c.room_id.in_(room_ids))
                         .order_by(seats.c.room_id, seats.c.seat)
@@ -79,6 +80,7 @@ class ListingStore:
                 r.created_at,
                 tuple(bool(s.rematch) for s in by_room[r.id]),
                 tuple(s.takeover for s in by_room[r.id]),
+                tuple(s.computer for s in by_room[r.id]),
             )
             for r in rows
         ]
@@ -111,19 +113,21 @@ class ListingStore:
                     .order_by(moves.c.seq)
                 )
             ).all()
-            names = (
+            seat_rows = (
                 await conn.execute(
-                    select(seats.c.name).where(seats.c.room_id == room_id).order_by(seats.c.seat)
+                    select(seats.c.name, seats.c.computer)
+                    .where(seats.c.room_id == room_id)
+                    .order_by(seats.c.seat)
                 )
-            ).scalars()
-            stored_names = tuple(names)
+            ).all()
         return StoredMatch(
             room_id,
             match_no,
             room.mode,
             room.level,
-            stored_names,
+            tuple(row.name for row in seat_rows),
             seed,
             tuple((int(r.seat), str(r.move), r.client_id is None) for r in rows),
             finished,
+            tuple(row.computer for row in seat_rows),
         )

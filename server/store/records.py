@@ -22,13 +22,15 @@ class SeatState:
     seat was joined), "here" or "away", since ``since`` (epoch seconds; the grace period
     counts from there); ``takeover`` the computer level playing it for now; ``rematch``
     whether its player asked for another match; ``name`` who sits there (None: a friend's
-    seat nobody joined yet)."""
+    seat nobody joined yet); ``computer`` the level of the computer that holds this chair
+    for good (made so with the room, or given by the creator while the table waited)."""
 
     presence: PresenceKind = "arriving"
     since: float | None = None
     takeover: str | None = None
     rematch: bool = False
     name: str | None = None
+    computer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +65,23 @@ class RoomState:
         return replace(self, seats=tuple(seats))
 
     def computer_seat(self, seat: int) -> bool:
-        """The seat is the computer's own (in a computer room, every seat but the
-        creator's)."""
-        return self.mode == "computer" and seat != CREATOR
+        """The chair is the computer's own, for good (in a computer room of two, every seat
+        but the creator's; at a table of four, the chairs its creator gave the computer)."""
+        return self.seats[seat].computer is not None
+
+    def level_of(self, seat: int) -> str | None:
+        """The computer level playing ``seat`` now: its chair's, or a takeover's; None: a
+        person plays it."""
+        state = self.seats[seat]
+        return state.computer or state.takeover
+
+    def free_chairs(self) -> tuple[int, ...]:
+        """The friend chairs nobody sat in yet."""
+        return tuple(
+            seat
+            for seat, state in enumerate(self.seats)
+            if state.name is None and state.computer is None
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,6 +158,7 @@ class SeatListing:
     created_at: float
     rematch: tuple[bool, ...]
     takeover: tuple[str | None, ...]
+    computers: tuple[str | None, ...] = ()  # per seat: the computer chair's level, or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +174,7 @@ class StoredMatch:
     seed: str
     moves: tuple[tuple[int, str, bool], ...]
     finished: bool
+    computers: tuple[str | None, ...] = ()  # per seat: the computer chair's level, or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ ROOM_COLUMNS = (
     "invite", "turns",
 )  # fmt: skip
 LISTING_COLUMNS = ("turn", "scores")
-SEAT_COLUMNS = ("presence", "since", "takeover", "rematch", "name")
+SEAT_COLUMNS = ("presence", "since", "takeover", "rematch", "name", "computer")
 
 
 def room_values(room: RoomState, status: str) -> dict[str, Any]:
@@ -64,6 +64,7 @@ def seat_values(state: SeatState) -> dict[str, Any]:
         "takeover": state.takeover,
         "rematch": state.rematch,
         "name": state.name,
+        "computer": state.computer,
     }
 
 
@@ -74,6 +75,7 @@ def seat_state(row: Any) -> SeatState:
         takeover=row.takeover,
         rematch=bool(row.rematch),
         name=row.name,
+        computer=row.computer,
     )
 
 

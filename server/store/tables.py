@@ -96,6 +96,8 @@ seats = Table(
     Column("since", Float, nullable=True),
     Column("takeover", String(16), nullable=True),  # the computer level playing it for now
     Column("rematch", Boolean, nullable=False, default=False),  # asked for a rematch
+    # the level of the computer that holds the chair for good (0009_computer_chairs)
+    Column("computer", String(16), nullable=True),
     Column("join_key_hash", String(64), nullable=True),  # the join request's retry key
 )
 

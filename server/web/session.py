@@ -28,6 +28,7 @@ from ..protocol import (
     CLOSE_RECONNECT,
     CLOSE_SERVER_ERROR,
     ClientMessage,
+    GiveChairMsg,
     Hello,
     MoveMsg,
     Ping,
@@ -136,7 +137,7 @@ class Watcher:
 Listener = AtSeat | Watcher
 
 # a first message refused with one of these closes the socket: it cannot become valid
-CLOSING_CODES = ("bad_token", "rate_limited", "watch_unknown", "watchers_full")
+CLOSING_CODES = ("bad_token", "rate_limited", "watch_unknown", "watchers_full", "old_client")
 
 
 def channel(listener: Listener) -> int:
@@ -230,6 +231,8 @@ async def hello(
     actor sends the welcome)."""
     if isinstance(message, Hello | WatchMsg) and message.lang is not None:
         sock.lang = language(message.lang)
+    if isinstance(message, Hello | WatchMsg) and message.old:
+        raise ProtocolError("old_client")  # in its language; fatal: it closes the socket
     if isinstance(message, WatchMsg):
         room_id = await storage.codes.room_for_watch(message.code)
         if room_id is None:
@@ -275,8 +278,14 @@ async def dispatch(
             answer = await router.call(room, cmd.Submit(seat, move, seq, move_id))
             if answer is not None:
                 sock.deliver(answer)
-        case TakeoverMsg(level, confirmed):
-            await router.call(room, cmd.Takeover(seat, level, confirmed))
+        case TakeoverMsg(level, confirmed, target):
+            await router.call(room, cmd.Takeover(seat, level, confirmed, target))
+        case GiveChairMsg(chair, level, give_id):
+            try:
+                await router.call(room, cmd.GiveChair(seat, chair, level))
+            except ProtocolError as exc:
+                exc.id = give_id
+                raise
         case RematchMsg():
             await router.call(room, cmd.Rematch(seat))
         case ReactMsg(reaction, react_id):

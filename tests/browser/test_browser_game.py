@@ -752,7 +752,9 @@ class FriendBot(threading.Thread):
     def run(self) -> None:
         try:
             with ws_connect(self.ws_url, open_timeout=10) as ws:
-                ws.send(json.dumps({"type": "hello", "token": self.token, "since": None}))
+                ws.send(
+                    json.dumps({"type": "hello", "version": 2, "token": self.token, "since": None})
+                )
                 played = -1
                 while not self.stop.is_set():
                     try:

@@ -28,7 +28,7 @@ def finished_computer_match(server: ServerProc) -> dict[str, Any]:
         f"{server.base}/api/rooms", json={"mode": "computer", "level": "facil", "name": "Ana"}
     ).json()
     with ws_connect(server.ws_url, open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "token": room["token"], "since": None}))
+        ws.send(json.dumps({"type": "hello", "version": 2, "token": room["token"], "since": None}))
         played, n = -1, 0
         for _ in range(20000):
             frame = json.loads(ws.recv(timeout=10))

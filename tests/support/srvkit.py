@@ -190,7 +190,7 @@ class Client:
         client = await cls.open(server, **kw)
         client.token = token
         try:
-            await client.send({"type": "hello", "token": token, "since": since})
+            await client.send({"type": "hello", "version": 2, "token": token, "since": since})
             welcome = await client.recv()
             assert welcome["type"] == "welcome", welcome
         except BaseException:
@@ -205,7 +205,7 @@ class Client:
         """A watcher: ``watch`` with the watch link's code; the answer is its welcome."""
         client = await cls.open(server, **kw)
         try:
-            await client.send({"type": "watch", "code": code, "since": since})
+            await client.send({"type": "watch", "version": 2, "code": code, "since": since})
             welcome = await client.recv()
             assert welcome["type"] == "watching", welcome
         except BaseException:

@@ -32,7 +32,7 @@ def play_by_socket(server: ServerProc, token: str, stop: Callable[[Message], boo
     """Plays seat 0 of a computer room over a websocket (``pick_move``) until a message
     satisfies ``stop``; returns it (an ``event`` message carries its ``seq``)."""
     with ws_connect(server.ws_url, open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+        ws.send(json.dumps({"type": "hello", "version": 2, "token": token, "since": None}))
         played, n = -1, 0
         for _ in range(20000):
             frame = json.loads(ws.recv(timeout=10))

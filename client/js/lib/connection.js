@@ -8,8 +8,6 @@
 
 import { language } from "./i18n.js";
 
-/** The protocol this page speaks (docs/protocol.md): seats and teams as lists. */
-export const PROTOCOL_VERSION = 2;
 const RELOADED_KEY = "casino.oldClientReload"; // when this tab last reloaded for it
 
 /** The server said this page is older than it: reload once (a newer page comes, from the
@@ -37,6 +35,9 @@ const BACKOFF_MS = [250, 500, 1000, 1500, 2000];
 const PING_MS = 25000;
 const SILENCE_MS = 60000; // no message (not even a pong) for this long: the line is dead
 const CHECK_MS = 6000; // after a nudge, how long a pong may take
+// the protocol this client speaks (server/protocol/incoming.py PROTOCOL_VERSION): a server
+// that speaks a newer one answers `old_client` and this page reloads
+export const PROTOCOL_VERSION = 2;
 
 export class Connection {
   /**
@@ -90,10 +91,10 @@ export class Connection {
     this.welcomed = false;
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(this.watching
-        ? { type: "watch", code: this.session.watch, since: this.lastSeq, lang: language(),
-          version: PROTOCOL_VERSION }
-        : { type: "hello", token: this.session.token, since: this.lastSeq, lang: language(),
-          version: PROTOCOL_VERSION }));
+        ? { type: "watch", version: PROTOCOL_VERSION, code: this.session.watch,
+            since: this.lastSeq, lang: language() }
+        : { type: "hello", version: PROTOCOL_VERSION, token: this.session.token,
+            since: this.lastSeq, lang: language() }));
     });
     ws.addEventListener("message", (event) => {
       let msg;
