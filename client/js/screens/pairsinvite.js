@@ -42,8 +42,12 @@ function sitter(seat, found) {
 /** "Juegas con Ana, contra Beto y la computadora (Normal)." for whoever sits in `seat`. */
 function lineFor(seat, found) {
   const mate = sitter(partner(seat, COUNT), found);
-  const rivals = [0, 1, 2, 3].filter((s) => teamOf(s) !== teamOf(seat)).map((s) => sitter(s, found));
-  return t("invite.chair_line", { mate, rivals: listWords(rivals) });
+  const seats = [0, 1, 2, 3].filter((s) => teamOf(s) !== teamOf(seat));
+  const missing = seats.filter((s) => found.seats.find((c) => c.seat === s)?.free).length;
+  // two rivals still to come are not "alguien que aún no llega y alguien que aún no llega"
+  const rivals = missing === seats.length ? t("chairs.two_missing")
+    : listWords(seats.map((s) => sitter(s, found)));
+  return t("invite.chair_line", { mate, rivals });
 }
 
 /** One chair of the picture: a free one is a choice (the whole card is its label). */
@@ -80,7 +84,7 @@ function chairsPicture(found, chosen) {
 function fullPage(title, extras) {
   return h("section", { class: "page narrow" }, title,
     h("p", { class: "full-note", role: "status" }, t("invite.full_pairs")),
-    ...extras);
+    extras);
 }
 
 /**
@@ -92,7 +96,7 @@ export function pairsInvitation(invite, found, nav) {
   const { host, turns } = found;
   const title = h("h1", {}, host ? t("invite.pairs_title_host", { host }) : t("invite.pairs_title"));
   if (!found.open) return fullPage(title, nav.extras());
-  let picture = chairsPicture(current, null);
+  let picture = chairsPicture(found, null);
   const status = h("p", { class: "error-line", role: "alert" });
   status.hidden = true;
   const say = (text) => {
@@ -155,11 +159,11 @@ export function pairsInvitation(invite, found, nav) {
       else say(error.message);
     }
   };
-  page.append(title,
+  page.append(...[title,
     h("p", {}, t("invite.pairs_line")),
     turns ? h("p", { class: "turns-note" }, h("strong", {}, t("invite.turns")),
       t("invite.turns_line")) : null,
     h("form", { onsubmit }, picture, nameField("nombre-invitado"), ask, status, button),
-    ...nav.extras());
+    ...nav.extras()].filter(Boolean));
   return page;
 }

@@ -30,6 +30,7 @@ export function waitingRoom(g, topbar) {
     title = creator ? t("waiting.title_pairs") : t("waiting.title_seated");
     lead = creator ? t("waiting.line_pairs") : t("waiting.line_seated");
   }
+  const chairs = pairs ? chairsList(g, count) : null;
   return h("section", { class: "mesa waiting" + (pairs ? " pairs-waiting" : ""), "aria-labelledby": "wait-title" },
     topbar,
     h("div", { class: "invite-card" },
@@ -37,7 +38,7 @@ export function waitingRoom(g, topbar) {
       h("p", {}, lead),
       v.turns ? h("p", { class: "turns-note" }, h("strong", {}, t("waiting.turns")),
         t("waiting.turns_line")) : null,
-      pairs ? chairsList(g, count) : null,
+      chairs ? chairs.missing : null,
       url ? linkLine(url, "data-invite-link") : null,
       code ? h("p", { class: "invite-code" }, t("waiting.code"),
         h("strong", { "data-invite-code": "" }, code)) : null,
@@ -49,6 +50,7 @@ export function waitingRoom(g, topbar) {
         message: pairs ? t("waiting.whatsapp_pairs", { url }) : t("waiting.whatsapp", { url }),
       }) : null,
       url ? line : null,
+      chairs ? chairs.list : null,
       url ? qrImage(path, t("waiting.qr")) : null,
       h("p", { class: "waiting-line", role: "status" },
         h("span", { class: "dot-pulse", "aria-hidden": "true" }),
@@ -74,8 +76,9 @@ function missingWords(v, free) {
   return t("waiting.missing", { n: free.length, who: listWords(who) });
 }
 
-/** The table, this seat first then in the order of play: who sits in each chair, and
- * (for the one who made it) the computer offered for each missing one. */
+/** Who is missing ({missing}: a line) and the table ({list}), this seat first then in the
+ * order of play: who sits in each chair, and (for the one who made it) the computer offered
+ * for each missing one. */
 function chairsList(g, count) {
   const v = g.view;
   const free = freeChairs(v, count);
@@ -99,11 +102,13 @@ function chairsList(g, count) {
       who: h("span", { class: "chair-who" }, who) })),
     give);
   });
-  return h("div", { class: "wait-chairs" },
-    h("p", { class: "missing-line" }, missing),
-    h("ul", { "aria-label": t("waiting.chairs") }, items),
-    v.seat !== CREATOR ? h("p", { class: "small" },
-      t("waiting.creator_gives", { host: v.names[CREATOR] || t("chairs.host") })) : null);
+  return {
+    missing: h("p", { class: "missing-line" }, missing),
+    list: h("div", { class: "wait-chairs" },
+      h("ul", { "aria-label": t("waiting.chairs") }, items),
+      v.seat !== CREATOR ? h("p", { class: "small" },
+        t("waiting.creator_gives", { host: v.names[CREATOR] || t("chairs.host") })) : null),
+  };
 }
 
 /** "Nivel [Normal]" and "Que juegue la computadora": the computer sits in `seat` for good. */

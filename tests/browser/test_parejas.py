@@ -1,0 +1,196 @@
+"""A table of four in the browser (issue 27), against the real server: made on Inicio
+("Jugar en parejas"), its one link shared, each friend choosing a chair on the invitation
+(someone who sat first in a chosen chair: choose again), the waiting table saying who is
+missing, the creator giving a missing chair to the computer; four browser contexts at
+360×740."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.browserkit import PHONE, Player
+
+pytestmark = pytest.mark.browser
+
+MakePlayer = Callable[..., Player]
+
+PLAYING = """() => { const m = document.querySelector('.mesa');
+  return !!m && !m.classList.contains('waiting') && m.dataset.seq !== undefined; }"""
+
+
+def make_table(host: Player, name: str, chairs: dict[int, str], turns: bool = False) -> None:
+    """Inicio, "Jugar en parejas": `chairs` says who sits in seats 1..3 ("friend", or a
+    computer level)."""
+    host.goto("/")
+    page = host.page
+    page.fill("#nombre", name)
+    form = page.locator("#parejas-sillas")
+    assert form.is_hidden()
+    page.click("button.pairs")
+    assert page.locator("button.pairs").get_attribute("aria-expanded") == "true"
+    # the partner's chair comes first, then the rivals
+    legends = form.locator("fieldset.chair legend strong").all_inner_texts()
+    assert legends == ["Tu pareja", "Primer rival", "Segundo rival"]
+    for seat, who in chairs.items():
+        if who == "friend":
+            page.check(f"#silla-{seat}-friend")
+            assert page.locator(f"#silla-{seat}-nivel").is_hidden()
+        else:
+            page.check(f"#silla-{seat}-computer")
+            page.select_option(f"#silla-{seat}-nivel", who)
+    if turns:
+        page.check("#por-turnos-parejas")
+    page.locator("#parejas-sillas").scroll_into_view_if_needed()
+    host.screenshot("parejas-inicio-360x740")
+    page.click("button.pairs-go")
+
+
+def invite_link(host: Player) -> str:
+    host.page.wait_for_selector(".mesa.waiting")
+    href = host.page.locator("[data-invite-link]").get_attribute("href") or ""
+    assert re.search(r"/j/[A-Z0-9]{8}$", href), href
+    wa = host.page.locator("a.whatsapp").get_attribute("href") or ""
+    text = httpx.URL(wa).params["text"]
+    assert text.endswith(href) and "parejas" in text, text
+    return href
+
+
+def free_chairs(player: Player) -> list[int]:
+    return [
+        int(v)
+        for v in player.page.locator(".chairs-pick input[name=silla]").evaluate_all(
+            "els => els.map(e => e.value)"
+        )
+    ]
+
+
+def sit(player: Player, href: str | None, seat: int, name: str, submit: bool = True) -> None:
+    """Opens the invitation (unless `href` is None: it is open), chooses the chair `seat`
+    (by tapping its card) and writes the name."""
+    if href is not None:
+        player.page.goto(href)
+        player.page.wait_for_selector(".chairs-pick")
+    player.page.click(f".pick-chair[data-seat='{seat}'] label")
+    assert player.page.locator(f"#silla-{seat}").is_checked()
+    player.page.fill("#nombre-invitado", name)
+    if submit:
+        player.page.click("form button[type=submit]")
+
+
+def last_view(player: Player) -> dict[str, Any]:
+    return next(dict(m["view"]) for m in reversed(player.frames) if m.get("view"))
+
+
+def missing_line(player: Player) -> str:
+    return player.page.locator(".missing-line").inner_text()
+
+
+def test_four_friends_make_share_sit_and_reach_the_table(make_player: MakePlayer) -> None:
+    abuela, nieto, prima, primo = (make_player(viewport=PHONE) for _ in range(4))
+    make_table(abuela, "Abuela", {1: "friend", 2: "friend", 3: "friend"})
+    href = invite_link(abuela)
+    assert missing_line(abuela) == "Faltan 3 jugadores: tu pareja y los dos rivales."
+    # the creator may give each missing chair to the computer
+    assert abuela.page.locator("button.give-chair").count() == 3
+
+    # the grandson sits across from her
+    nieto.page.goto(href)
+    assert nieto.page.locator("h1").inner_text() == "¡Abuela te invitó a jugar casino en parejas!"
+    assert free_chairs(nieto) == [1, 2, 3]
+    partner_chair = nieto.page.locator(".pick-chair[data-seat='2']")
+    assert "Pareja de Abuela" in partner_chair.inner_text()
+    # no chair chosen yet: asked for one, nothing sent
+    nieto.page.fill("#nombre-invitado", "Nieto")
+    nieto.page.click("form button[type=submit]")
+    assert "Toca la silla libre" in nieto.page.locator(".error-line").inner_text()
+    nieto.screenshot("parejas-invitacion-360x740")
+    sit(nieto, None, 2, "Nieto")
+    nieto.page.wait_for_selector(".mesa.waiting")
+    assert nieto.page.locator("h1").inner_text() == "¡Ya tienes tu silla!"
+    # everyone seated has the link to pass on; only the creator gives chairs away
+    assert nieto.page.locator("[data-invite-link]").get_attribute("href") == href
+    assert nieto.page.locator("button.give-chair").count() == 0
+    assert missing_line(nieto) == "Faltan 2 jugadores: los dos rivales."
+    abuela.page.wait_for_function(
+        "() => document.querySelector('.missing-line')?.textContent.startsWith('Faltan 2')"
+    )
+    assert "Nieto" in abuela.page.locator(".wait-chair[data-seat='2']").inner_text()
+    abuela.screenshot("parejas-esperando-360x740")
+
+    # the two cousins open the link at the same time and both want the chair after hers
+    prima.page.goto(href)
+    primo.page.goto(href)
+    for p in (prima, primo):
+        p.page.wait_for_selector(".chairs-pick")
+        assert free_chairs(p) == [1, 3]
+    rival = prima.page.locator(".pick-chair[data-seat='1']").inner_text()
+    assert "Rival de Abuela" in rival and "Juegas con alguien que aún no llega, contra Abuela y Nieto" in rival
+    sit(prima, None, 1, "Prima")
+    prima.page.wait_for_selector(".mesa.waiting")
+    sit(primo, None, 1, "Primo")
+    # someone sat there first: the chairs as they are now, and he chooses again
+    alert = primo.page.locator(".pairs-invite .error-line")
+    alert.wait_for()
+    assert "Alguien se sentó en esa silla" in alert.inner_text()
+    assert free_chairs(primo) == [3]
+    assert primo.page.locator("#silla-3").is_checked()  # the one left is already chosen
+    assert "Prima" in primo.page.locator(".pick-chair[data-seat='1']").inner_text()
+    primo.page.click("form button[type=submit]")
+
+    # the fourth sat: the match starts at every table
+    for p in (abuela, nieto, prima, primo):
+        p.page.wait_for_function(PLAYING, timeout=15_000)
+        view = last_view(p)
+        assert view["status"] == "playing" and view["seat_count"] == 4
+        assert view["names"] == ["Abuela", "Prima", "Nieto", "Primo"]
+    assert [last_view(p)["seat"] for p in (abuela, nieto, prima, primo)] == [0, 2, 1, 3]
+    # the opened invitation has no chair left
+    late = make_player(viewport=PHONE)
+    late.page.goto(href)
+    assert "cuatro jugadores" in late.page.locator(".full-note").inner_text()
+
+
+def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlayer) -> None:
+    ana, beto = make_player(viewport=PHONE), make_player(viewport=PHONE)
+    make_table(ana, "Ana", {1: "facil", 2: "friend", 3: "friend"})
+    href = invite_link(ana)
+    assert missing_line(ana) == "Faltan 2 jugadores: tu pareja y un rival."
+    computer = ana.page.locator(".wait-chair[data-seat='1']").inner_text()
+    assert "la computadora (Fácil)" in computer
+    beto.page.goto(href)
+    beto.page.wait_for_selector(".chairs-pick")
+    assert free_chairs(beto) == [2, 3]
+    assert "la computadora (Fácil)" in beto.page.locator(".pick-chair[data-seat='1']").inner_text()
+    sit(beto, None, 2, "Beto")
+    beto.page.wait_for_selector(".mesa.waiting")
+    assert missing_line(beto) == "Falta 1 jugador: un rival."
+    assert "Ana puede poner a la computadora" in beto.page.locator(".wait-chairs").inner_text()
+    ana.page.wait_for_function(
+        "() => document.querySelector('.missing-line')?.textContent === 'Falta 1 jugador: un rival.'"
+    )
+    # one chair missing: Ana gives it to the computer, at Difícil
+    chair = ana.page.locator(".wait-chair[data-seat='3']")
+    assert chair.get_attribute("role") == "group"
+    chair.locator("select").select_option("dificil")
+    chair.locator("button.give-chair").click()
+    for p in (ana, beto):
+        p.page.wait_for_function(PLAYING, timeout=15_000)
+        view = last_view(p)
+        assert view["status"] == "playing"
+        assert view["players"][3] == {"kind": "computer", "level": "dificil"}
+        assert view["players"][1] == {"kind": "computer", "level": "facil"}
+    # Inicio says how it goes: with Beto, against the two computers
+    ana.goto("/")
+    sub = ana.page.locator(".continue-game .sub")
+    sub.wait_for()
+    ana.page.wait_for_function(
+        "() => document.querySelector('.continue-game .sub').textContent.startsWith('con Beto')"
+    )
+    assert sub.inner_text().startswith(
+        "con Beto, contra la computadora (Fácil) y la computadora (Difícil) · "
+    )
