@@ -147,7 +147,7 @@ async def test_takeover_and_rematch_across_processes(cluster: Cluster) -> None:
     rematch = await saw(one, is_event("rematch"))
     assert rematch["view"]["match"] == 2
     back, welcome = await Client.hello(cluster[2], b["token"])  # the friend returns on p2
-    assert welcome["view"]["match"] == 2 and welcome["view"]["opponent"]["kind"] == "person"
+    assert welcome["view"]["match"] == 2 and welcome["view"]["players"][1]["kind"] == "person"
     await saw(one, presence(1, "here"))
     for client in (one, back):
         await client.close()

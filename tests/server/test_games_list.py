@@ -52,16 +52,16 @@ async def test_the_list_says_whose_turn_and_the_score(
     friend, computer, alone = my_games(server, *ana)
     assert friend is not None and computer is not None and alone is not None
     assert friend["room"] == a_room["room"] and friend["seat"] == 0
-    assert friend["opponent"] == {"name": "Primo", "kind": "person", "level": None}
+    assert friend["players"][1] == {"name": "Primo", "kind": "person", "level": None}
     assert friend["status"] == "playing" and friend["scores"] == [0, 0]
     assert friend["my_turn"] and friend["waits_for_me"] and not friend["moved"]
-    assert computer["opponent"] == {"name": "Computadora", "kind": "computer", "level": "facil"}
+    assert computer["players"][1] == {"name": "Computadora", "kind": "computer", "level": "facil"}
     assert computer["my_turn"] and computer["mode"] == "computer"
-    assert alone["status"] == "waiting" and alone["opponent"]["name"] is None
+    assert alone["status"] == "waiting" and alone["players"][1]["name"] is None
     assert not alone["my_turn"] and not alone["waits_for_me"]
     (primo,) = my_games(server, b_room["token"])
     assert primo is not None and primo["seat"] == 1 and not primo["my_turn"]
-    assert primo["opponent"]["name"] == "Ana" and primo["names"] == ["Ana", "Primo"]
+    assert primo["players"][0]["name"] == "Ana" and primo["names"] == ["Ana", "Primo"]
 
     a, wa = await Client.hello(server, a_room["token"])
     b, _ = await Client.hello(server, b_room["token"])

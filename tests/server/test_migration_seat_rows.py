@@ -1,5 +1,5 @@
-"""Migration 0007 (seats as rows, scores as lists) on a database that holds rooms of the
-release before it, SQLite and PostgreSQL both: every room keeps its names, tokens, scores
+"""Migrations 0007 (seats as rows, scores as lists) and 0009 (computer chairs) on a database
+that holds rooms of the release before them, SQLite and PostgreSQL both: every room keeps its names, tokens, scores
 and finished matches, and stays playable (a move, a friend joining, a rematch's record),
 and the migration goes back down to the old columns."""
 
@@ -91,6 +91,10 @@ async def test_rooms_of_the_release_before_keep_playing(db: Database) -> None:
         assert friend is not None and friend.names == ("Ana", "Primo")
         computer = await storage.rooms.load("c1")
         assert computer is not None and computer.names == ("Ana", "Computadora")
+        # 0009: the computer room's seat is the computer's chair, at the room's level
+        assert [seat.computer for seat in computer.seats] == [None, "facil"]
+        assert computer.computer_seat(1) and not computer.computer_seat(0)
+        assert [seat.computer for seat in friend.seats] == [None, None]
         waiting = await storage.rooms.load("w1")
         assert waiting is not None and waiting.names == ("Ana", None)
         assert await storage.seats.room_of(hash_secret("primo")) == ("f1", 1)

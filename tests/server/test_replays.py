@@ -38,7 +38,7 @@ def check_step(step: dict[str, Any], view: dict[str, Any]) -> None:
     p = step["position"]
     seat = view["seat"]
     assert p["hands"][seat] == view["hand"]
-    assert len(p["hands"][1 - seat]) == view["opponent_hand_size"]
+    assert [len(hand) for hand in p["hands"]] == view["hand_sizes"]
     for key in (
         "table",
         "turn",

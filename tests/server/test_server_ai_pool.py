@@ -33,7 +33,7 @@ def _parent_of(pid: int) -> int:
 async def test_dificil_moves_come_from_a_worker_process(debug_server: ServerProc) -> None:
     room = debug_server.computer_room("dificil")
     client, welcome = await Client.hello(debug_server, room["token"])
-    assert welcome["view"]["opponent"]["level"] == "dificil"
+    assert welcome["view"]["players"][1]["level"] == "dificil"
 
     def computer_moved(message: dict[str, object]) -> bool:
         event = message.get("event")

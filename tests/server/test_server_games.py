@@ -28,7 +28,10 @@ async def test_whole_match_against_the_computer(server: ServerProc) -> None:
     view = welcome["view"]
     assert welcome["seat"] == 0 and welcome["seq"] == 0 and welcome["events"] == []
     assert view["turn"] == 0 and view["dealer"] == 1 and len(view["hand"]) == 4
-    assert view["opponent"]["kind"] == "computer" and view["opponent"]["level"] == "facil"
+    assert view["players"] == [
+        {"kind": "person", "level": None},
+        {"kind": "computer", "level": "facil"},
+    ]
     assert view["presence"][1] == {"state": "computer", "grace_left": None, "level": "facil"}
     assert view["presence"][0] == {"state": "here", "grace_left": None, "level": None}
     assert [o["card"] for o in view["options"]] == view["hand"]
@@ -86,7 +89,7 @@ async def test_normal_level_plays(server: ServerProc) -> None:
     assert "normal" in ai.LEVELS
     room = server.computer_room("normal")
     client, welcome = await Client.hello(server, room["token"])
-    assert welcome["view"]["opponent"]["level"] == "normal"
+    assert welcome["view"]["players"][1]["level"] == "normal"
     deal = await play_until(client, is_event("deal"))
     # the first round: four moves each, the computer's among them, then four new cards
     assert deal["seq"] == 8 and len(deal["view"]["hand"]) == 4

@@ -27,8 +27,9 @@ def cards_in(value: Any) -> set[Card]:
 def positions(server: ServerProc, room: str) -> tuple[list[Position], list[Move], list[int]]:
     """Position after each seq (index 0: the deal), the move and mover of each seq."""
     seed = server.db_rows("select seed from rooms where id = ?", room)[0][0]
+    seat_count = len(server.db_rows("select seat from seats where room_id = ?", room))
     rows = server.db_rows("select seq, seat, move from moves where room_id = ? order by seq", room)
-    match = Match.new(seed)
+    match = Match.new(seed, seat_count)
     after = [match.position]
     played: list[Move] = [Move.trail("2h")]  # placeholder for seq 0
     movers = [-1]
