@@ -89,16 +89,17 @@ export class Presence {
     return this.seats.get(seat)?.current ?? null;
   }
 
-  /** Every other seat's presence, as a view tells it. */
-  setAll(view) {
+  /** Every other seat's presence, as a view tells it (`later`: while la mesa is being
+   * drawn, what is said of a change waits until it is drawn). */
+  setAll(view, later = false) {
     if (!view || !Array.isArray(view.presence)) return;
     view.presence.forEach((p, seat) => {
-      if (seat !== view.seat && p) this.set(p, seat);
+      if (seat !== view.seat && p) this.set(p, seat, later);
     });
   }
 
   /** A seat's presence changed (or was first seen): say so, start the countdown. */
-  set(p, seat = defaultSeat(this.hooks.view())) {
+  set(p, seat = defaultSeat(this.hooks.view()), later = false) {
     const e = this.entry(seat);
     // "away" without a grace time, or right after "arriving" without ever being here:
     // the friend joined and is still on the way (the server may say either)
@@ -114,9 +115,14 @@ export class Presence {
     const name = nameOf(view, seat);
     const wasAway = before && (before.state === "away" || before.state === "computer");
     if (personChair(view, seat) && before) {
-      if (wasAway && p.state === "here") this.hooks.flash(t("presence.back", { name }));
-      else if (p.state === "away" && before.state === "here") announce(t("presence.left", { name }));
-      else if (p.state === "computer" && before.state !== "computer") announce(t("presence.computer_plays", { name }));
+      let say = null;
+      if (wasAway && p.state === "here") say = () => this.hooks.flash(t("presence.back", { name }));
+      else if (p.state === "away" && before.state === "here") say = () => announce(t("presence.left", { name }));
+      else if (p.state === "computer" && before.state !== "computer") {
+        say = () => announce(t("presence.computer_plays", { name }));
+      }
+      if (say && later) queueMicrotask(say);
+      else if (say) say();
     }
     this.stopSeat(e);
     e.graceUntil = null;
@@ -202,8 +208,13 @@ function askComputer(g, seat) {
 }
 
 /** The panel of a friend's seat while they are not at the table (null when they are, or
- * for the computer's own chair). `seat`: the opponent of a room of two when not given. */
-export function presencePanel(g, seat = defaultSeat(g.view)) {
+ * for the computer's own chair). `seat` not given: the opponent of a room of two, or at a
+ * table of four every other seat's panel (presencePanels). */
+export function presencePanel(g, seat = undefined) {
+  if (seat === undefined) {
+    if (seatCount(g.view) > 2) return presencePanels(g);
+    seat = defaultSeat(g.view);
+  }
   const p = g.presence.of(seat);
   if (!personChair(g.view, seat) || !p || p.state === "here") return null;
   const name = nameOf(g.view, seat);
@@ -246,10 +257,12 @@ export function presencePanel(g, seat = defaultSeat(g.view)) {
 }
 
 /** Every other seat's panel (a table of four), in the order of play after mine; null when
- * everyone is at the table. */
+ * everyone is at the table. Each seat's presence is read from the view drawn (the presence
+ * frames update it), whichever seat la mesa itself follows. */
 export function presencePanels(g) {
   const v = g.view;
   if (!v) return null;
+  g.presence.setAll(v, true);
   const panels = others(v.seat, seatCount(v)).map((seat) => presencePanel(g, seat)).filter(Boolean);
   return panels.length ? h("div", { class: "presences" }, panels) : null;
 }
