@@ -185,7 +185,9 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
         assert view["players"][3] == {"kind": "computer", "level": "dificil"}
         assert view["players"][1] == {"kind": "computer", "level": "facil"}
     # Inicio says how it goes: with Beto, against the two computers
-    ana.goto("/")
+    ana.page.click(".menu-button")
+    ana.page.click("dialog.menu >> text=Salir al inicio")
+    ana.page.wait_for_selector("main[data-screen='inicio']")
     sub = ana.page.locator(".continue-game .sub")
     sub.wait_for()
     ana.page.wait_for_function(
