@@ -82,6 +82,30 @@ def sit(player: Player, href: str | None, seat: int, name: str, submit: bool = T
         player.page.click("form button[type=submit]")
 
 
+def play_the_hand(by_seat: dict[int, Player], reload_after: int | None = None) -> int:
+    """Plays by clicking, each on their own device, whoever's turn it is, until the hand's
+    score sheet opens; reloads the page of the partner (seat 2) after `reload_after` moves.
+    Returns how many moves were played."""
+    first = by_seat[0]
+    first.page.wait_for_function(PLAYING)
+    turn = int(first.view()["turn"])
+    moves = 0
+    for _ in range(60):  # 40 cards: a hand ends well before
+        mover = by_seat[turn]
+        if mover.wait_turn_or_sheet() == "sheet":
+            return moves
+        mover.play_turn()
+        moves += 1
+        if mover.sheet_open():
+            return moves
+        if moves == reload_after:
+            seat2 = by_seat[2]
+            seat2.page.reload()
+            seat2.page.wait_for_function(PLAYING)
+        turn = int(mover.view()["turn"])
+    raise AssertionError("the hand did not end")
+
+
 def last_view(player: Player) -> dict[str, Any]:
     return next(dict(m["view"]) for m in reversed(player.frames) if m.get("view"))
 
@@ -149,6 +173,16 @@ def test_four_friends_make_share_sit_and_reach_the_table(make_player: MakePlayer
         assert view["status"] == "playing" and view["seat_count"] == 4
         assert view["names"] == ["Abuela", "Prima", "Nieto", "Primo"]
     assert [last_view(p)["seat"] for p in (abuela, nieto, prima, primo)] == [0, 2, 1, 3]
+    # a whole hand, each playing on their own phone (the partner's page reloaded midway)
+    by_seat = {0: abuela, 1: prima, 2: nieto, 3: primo}
+    moves = play_the_hand(by_seat, reload_after=6)
+    assert moves >= 16, moves
+    for p in by_seat.values():
+        p.page.wait_for_selector("dialog.sheet[open]")
+        assert p.events("hand_end"), "no hand_end event"
+    # every card of the hand was played by someone at the table, in turn
+    played = [e["seat"] for e in abuela.events("move")]
+    assert played[:8] == [played[0], *[(played[0] + k) % 4 for k in range(1, 8)]], played
     # the opened invitation has no chair left
     late = make_player(viewport=PHONE)
     late.page.goto(href)
