@@ -13,7 +13,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support.browserkit import PHONE, Player
+from tests.support.a11y import assert_no_violations
+from tests.support.browserkit import LANDSCAPE, PHONE, Player
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +24,9 @@ PLAYING = """() => { const m = document.querySelector('.mesa');
   return !!m && !m.classList.contains('waiting') && m.dataset.seq !== undefined; }"""
 
 
-def make_table(host: Player, name: str, chairs: dict[int, str], turns: bool = False) -> None:
+def make_table(
+    host: Player, name: str, chairs: dict[int, str], turns: bool = False, shot: bool = True
+) -> None:
     """Inicio, "Jugar en parejas": `chairs` says who sits in seats 1..3 ("friend", or a
     computer level)."""
     host.goto("/")
@@ -45,8 +48,9 @@ def make_table(host: Player, name: str, chairs: dict[int, str], turns: bool = Fa
             page.select_option(f"#silla-{seat}-nivel", who)
     if turns:
         page.check("#por-turnos-parejas")
-    page.locator("#parejas-sillas").scroll_into_view_if_needed()
-    host.screenshot("parejas-inicio-360x740")
+    if shot:
+        page.locator("#parejas-sillas").scroll_into_view_if_needed()
+        host.screenshot("parejas-inicio-360x740")
     page.click("button.pairs-go")
 
 
@@ -230,3 +234,47 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
     assert sub.inner_text().startswith(
         "con Beto, contra la computadora (Fácil) y la computadora (Difícil) · "
     )
+
+
+NO_SIDEWAYS_SCROLL = "() => document.scrollingElement.scrollWidth <= innerWidth"
+
+
+def test_the_chairs_fit_a_phone_held_sideways_and_pass_axe(make_player: MakePlayer) -> None:
+    """Inicio's chairs, the invitation's table and the waiting table at 740×360 (and axe on
+    each, the chairs' choices named for a screen reader), in Spanish; the English words."""
+    host = make_player(viewport=LANDSCAPE)
+    make_table(host, "Ana", {1: "friend", 2: "normal", 3: "friend"}, turns=True, shot=False)
+    href = invite_link(host)
+    assert host.page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert "Por turnos" in host.page.locator(".turns-note").inner_text()
+    assert_no_violations(host.page, "the waiting table of four")
+    host.screenshot("parejas-esperando-740x360")
+    guest = make_player(viewport=LANDSCAPE, locale="en")
+    guest.page.goto(href)
+    guest.page.wait_for_selector(".chairs-pick")
+    assert guest.page.locator("h1").inner_text() == "Ana invited you to play casino in pairs!"
+    assert free_chairs(guest) == [1, 3]
+    # a free chair is named by its place and described by who plays with and against it
+    label = guest.page.locator("#silla-1")
+    assert guest.page.locator("label[for='silla-1']").inner_text().startswith("Ana's rival")
+    described = label.get_attribute("aria-describedby") or ""
+    assert guest.page.locator(f"#{described}").inner_text() == (
+        "You play with someone not here yet, against Ana and the computer (Normal)."
+    )
+    assert guest.page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert_no_violations(guest.page, "the invitation to a table of four")
+    guest.screenshot("parejas-invitacion-740x360")
+    # Inicio's chairs, on the guest's device (English)
+    guest.goto("/")
+    guest.page.click("button.pairs")
+    assert guest.page.locator("#parejas-sillas fieldset.chair legend strong").first.inner_text() == (
+        "Your partner"
+    )
+    guest.page.check("#silla-1-computer")
+    guest.page.check("#silla-2-computer")
+    guest.page.check("#silla-3-computer")
+    # three computers: nobody to wait for, no por turnos
+    assert guest.page.locator("#por-turnos-parejas").is_hidden()
+    assert "right away" in guest.page.locator("button.pairs-go").inner_text()
+    assert guest.page.evaluate(NO_SIDEWAYS_SCROLL)
+    assert_no_violations(guest.page, "Inicio with the chairs open")
