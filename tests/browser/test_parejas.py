@@ -213,7 +213,7 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
     )
     # one chair missing: Ana gives it to the computer, at Difícil
     chair = ana.page.locator(".wait-chair[data-seat='3']")
-    assert chair.get_attribute("role") == "group"
+    assert chair.locator("[role=group]").get_attribute("aria-labelledby") == "silla-espera-3"
     chair.locator("select").select_option("dificil")
     chair.locator("button.give-chair").click()
     for p in (ana, beto):

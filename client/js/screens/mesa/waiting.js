@@ -95,12 +95,12 @@ function chairsList(g, count) {
     if (isFree) who = t("waiting.free");
     else if (player?.kind === "computer") who = computerWords(player.level);
     const give = isFree && v.seat === CREATOR ? giveControls(g, seat, id) : null;
-    return h("li", { class: "wait-chair" + (isFree ? " free" : ""), "data-seat": String(seat),
-      role: give ? "group" : null, "aria-labelledby": give ? id : null },
-    h("span", { id, class: "chair-head" }, parts("waiting.chair", {
+    const head = h("span", { id, class: "chair-head" }, parts("waiting.chair", {
       role: h("strong", { class: "chair-role" }, placeWords(v.seat, seat)),
-      who: h("span", { class: "chair-who" }, who) })),
-    give);
+      who: h("span", { class: "chair-who" }, who) }));
+    // a missing chair's level and button are named by the chair they are for
+    return h("li", { class: "wait-chair" + (isFree ? " free" : ""), "data-seat": String(seat) },
+      give ? h("div", { role: "group", "aria-labelledby": id }, head, give) : head);
   });
   return {
     missing: h("p", { class: "missing-line" }, missing),
