@@ -56,6 +56,27 @@ function chairsOf(form) {
  * busyText, body)` asks the server for the table (inicio.js).
  */
 export function pairsSection(play) {
+  const open = h("button", { type: "button", class: "btn big pairs", "aria-expanded": "false" },
+    t("inicio.pairs"), h("span", { class: "sub" }, t("inicio.pairs_sub")));
+  let form = null; // made the first time it is opened: Inicio stays as short as it was
+  open.addEventListener("click", () => {
+    if (!form) {
+      form = chairsForm(play);
+      form.hidden = true;
+      open.after(form);
+      open.setAttribute("aria-controls", form.id);
+    }
+    const opening = form.hidden;
+    form.hidden = !opening;
+    open.setAttribute("aria-expanded", String(opening));
+    if (opening) form.querySelector("input")?.focus();
+  });
+  return h("section", { class: "choice pairs-choice", "aria-labelledby": "t-parejas" },
+    h("h2", { id: "t-parejas" }, t("inicio.pairs")), open);
+}
+
+/** The three chairs, por turnos and "Preparar la mesa". */
+function chairsForm(play) {
   const turns = h("input", { type: "checkbox", id: "por-turnos-parejas", name: "por-turnos-parejas" });
   const turnsRow = h("div", { class: "check" }, turns,
     h("label", { for: turns.id }, h("strong", {}, t("inicio.turns")), t("inicio.turns_line")));
@@ -64,15 +85,12 @@ export function pairsSection(play) {
   const form = h("form", { class: "pairs-form", id: "parejas-sillas" },
     h("p", { class: "small" }, t("inicio.pairs.line")),
     CHAIRS.map(chairField), turnsRow, go);
-  form.hidden = true;
   // por turnos is for friends: with three computers there is nobody to wait for
-  const follow = () => {
-    const chairs = chairsOf(form);
-    const friends = chairs.some((c) => c.kind === "friend");
+  form.addEventListener("change", () => {
+    const friends = chairsOf(form).some((c) => c.kind === "friend");
     turnsRow.hidden = !friends;
     go.querySelector(".sub").textContent = friends ? t("inicio.pairs.go_sub") : t("inicio.pairs.go_sub_computer");
-  };
-  form.addEventListener("change", follow);
+  });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const chairs = chairsOf(form);
@@ -80,14 +98,5 @@ export function pairsSection(play) {
     play(go, friends ? t("inicio.preparing_invite") : t("inicio.preparing"),
       { seats: 4, chairs, turns: friends && turns.checked, mode: friends ? "friend" : "computer" });
   });
-  const open = h("button", { type: "button", class: "btn big pairs", "aria-expanded": "false",
-    "aria-controls": form.id }, t("inicio.pairs"), h("span", { class: "sub" }, t("inicio.pairs_sub")));
-  open.addEventListener("click", () => {
-    const opening = form.hidden;
-    form.hidden = !opening;
-    open.setAttribute("aria-expanded", String(opening));
-    if (opening) form.querySelector("input")?.focus();
-  });
-  return h("section", { class: "choice pairs-choice", "aria-labelledby": "t-parejas" },
-    h("h2", { id: "t-parejas" }, t("inicio.pairs")), open, form);
+  return form;
 }
