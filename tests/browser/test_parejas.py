@@ -6,6 +6,7 @@ missing, the creator giving a missing chair to the computer; four browser contex
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -278,3 +279,35 @@ def test_the_chairs_fit_a_phone_held_sideways_and_pass_axe(make_player: MakePlay
     assert "right away" in guest.page.locator("button.pairs-go").inner_text()
     assert guest.page.evaluate(NO_SIDEWAYS_SCROLL)
     assert_no_violations(guest.page, "Inicio with the chairs open")
+
+
+def test_a_page_older_than_the_server_reloads_once(make_player: MakePlayer) -> None:
+    """The hello carries the protocol version; told `old_client`, the page reloads itself
+    once (a newer page comes), and a page still told so says the server's words instead of
+    reloading again."""
+    player = make_player()
+    player.goto("/")
+    player.page.click("button[data-level='facil']")
+    player.page.wait_for_selector(".mesa[data-seq]")
+    hellos: list[dict[str, Any]] = []
+
+    def old_server(ws: Any) -> None:
+        def answer(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") in ("hello", "watch"):
+                hellos.append(data)
+                ws.send(json.dumps({"type": "error", "code": "old_client", "fatal": True,
+                                    "message": "Hay una versión nueva del juego."}))
+                ws.close()
+
+        ws.on_message(answer)
+
+    player.context.route_web_socket(re.compile(r"/ws"), old_server)
+    loads: list[str] = []
+    player.page.on("load", lambda page: loads.append(page.url))
+    player.page.reload()
+    player.page.wait_for_selector("main[data-screen='inicio']")
+    player.page.wait_for_selector("text=Hay una versión nueva del juego.")
+    # the test's reload, then the page's own, once
+    assert len(loads) == 2, loads
+    assert len(hellos) == 2 and all(h["version"] == 2 for h in hellos), hellos
