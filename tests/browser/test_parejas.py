@@ -311,3 +311,40 @@ def test_a_page_older_than_the_server_reloads_once(make_player: MakePlayer) -> N
     # the test's reload, then the page's own, once
     assert len(loads) == 2, loads
     assert len(hellos) == 2 and all(h["version"] == 2 for h in hellos), hellos
+
+
+def test_a_partner_who_left_is_handed_to_the_computer_by_the_table(make_player: MakePlayer) -> None:
+    """At a table of four any person may hand an absent friend's chair to the computer once
+    the grace time is over: the takeover names the seat; the computer's own chairs have no
+    panel."""
+    ana, beto = make_player(viewport=PHONE), make_player(viewport=PHONE)
+    make_table(ana, "Ana", {1: "facil", 2: "friend", 3: "facil"}, shot=False)
+    href = invite_link(ana)
+    beto.page.goto(href)
+    beto.page.wait_for_selector(".chairs-pick")
+    assert free_chairs(beto) == [2]
+    assert beto.page.locator("#silla-2").is_checked()
+    beto.page.fill("#nombre-invitado", "Beto")
+    beto.page.click("form button[type=submit]")
+    for p in (ana, beto):
+        p.page.wait_for_function(PLAYING, timeout=15_000)
+    ana.page.wait_for_function(
+        "() => { const v = document.querySelector('.presence[data-seat=\\"2\\"]'); return !v; }"
+    )
+    beto.page.close()
+    # Beto's chair, and only his, counts down and then is offered to the computer
+    panel = ana.page.locator(".presence[data-seat='2']")
+    panel.wait_for(timeout=10_000)
+    assert "Beto se fue de la mesa" in panel.inner_text()
+    ana.page.wait_for_selector(".presence.choose[data-seat='2']", timeout=10_000)
+    assert ana.page.locator(".presence[data-seat='1'], .presence[data-seat='3']").count() == 0
+    sent: list[dict[str, Any]] = []
+    ana.page.on(
+        "websocket",
+        lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))),
+    )
+    ana.page.click(".presence.choose[data-seat='2'] >> text=Sí, en Normal")
+    ana.page.wait_for_selector(".presence.takeover[data-seat='2']")
+    assert "juega por Beto" in ana.page.locator(".presence.takeover[data-seat='2']").inner_text()
+    view = last_view(ana)
+    assert view["players"][2] == {"kind": "computer", "level": "normal"}
