@@ -94,16 +94,14 @@ def play_the_hand(by_seat: dict[int, Player], reload_after: int | None = None) -
     first = by_seat[0]
     first.page.wait_for_function(PLAYING)
     turn = int(first.view()["turn"])
-    moves = 0
-    for _ in range(60):  # 40 cards: a hand ends well before
+    for moves in range(60):  # 40 cards: a hand ends well before
         mover = by_seat[turn]
         if mover.wait_turn_or_sheet() == "sheet":
             return moves
         mover.play_turn()
-        moves += 1
         if mover.sheet_open():
-            return moves
-        if moves == reload_after:
+            return moves + 1
+        if moves + 1 == reload_after:
             seat2 = by_seat[2]
             seat2.page.reload()
             seat2.page.wait_for_function(PLAYING)
@@ -158,7 +156,10 @@ def test_four_friends_make_share_sit_and_reach_the_table(make_player: MakePlayer
         p.page.wait_for_selector(".chairs-pick")
         assert free_chairs(p) == [1, 3]
     rival = prima.page.locator(".pick-chair[data-seat='1']").inner_text()
-    assert "Rival de Abuela" in rival and "Juegas con alguien que aún no llega, contra Abuela y Nieto" in rival
+    assert (
+        "Rival de Abuela" in rival
+        and "Juegas con alguien que aún no llega, contra Abuela y Nieto" in rival
+    )
     sit(prima, None, 1, "Prima")
     prima.page.wait_for_selector(".mesa.waiting")
     sit(primo, None, 1, "Primo")
@@ -210,7 +211,8 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
     assert missing_line(beto) == "Falta 1 jugador: un rival."
     assert "Ana puede poner a la computadora" in beto.page.locator(".wait-chairs").inner_text()
     ana.page.wait_for_function(
-        "() => document.querySelector('.missing-line')?.textContent === 'Falta 1 jugador: un rival.'"
+        "(t) => document.querySelector('.missing-line')?.textContent === t",
+        arg="Falta 1 jugador: un rival.",
     )
     # one chair missing: Ana gives it to the computer, at Difícil
     chair = ana.page.locator(".wait-chair[data-seat='3']")
@@ -268,9 +270,8 @@ def test_the_chairs_fit_a_phone_held_sideways_and_pass_axe(make_player: MakePlay
     # Inicio's chairs, on the guest's device (English)
     guest.goto("/")
     guest.page.click("button.pairs")
-    assert guest.page.locator("#parejas-sillas fieldset.chair legend strong").first.inner_text() == (
-        "Your partner"
-    )
+    legend = guest.page.locator("#parejas-sillas fieldset.chair legend strong").first
+    assert legend.inner_text() == "Your partner"
     guest.page.check("#silla-1-computer")
     guest.page.check("#silla-2-computer")
     guest.page.check("#silla-3-computer")
@@ -296,8 +297,16 @@ def test_a_page_older_than_the_server_reloads_once(make_player: MakePlayer) -> N
             data = json.loads(message)
             if data.get("type") in ("hello", "watch"):
                 hellos.append(data)
-                ws.send(json.dumps({"type": "error", "code": "old_client", "fatal": True,
-                                    "message": "Hay una versión nueva del juego."}))
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "error",
+                            "code": "old_client",
+                            "fatal": True,
+                            "message": "Hay una versión nueva del juego.",
+                        }
+                    )
+                )
                 ws.close()
 
         ws.on_message(answer)
