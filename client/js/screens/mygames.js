@@ -45,7 +45,7 @@ function playerWords(game, seat, level = true) {
 /** A room of two: the other seat, in words ({title, name}). */
 function opponentWords(game) {
   const other = others(game.seat, 2)[0];
-  const o = game.players?.[other] || game.opponent || { kind: "person", name: null };
+  const o = game.players?.[other] || { kind: "person", name: null };
   if (o.kind === "computer") {
     return { title: t("games.vs_computer", { level: levelName(o.level) }), name: t("games.computer") };
   }
