@@ -237,6 +237,17 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
     assert sub.inner_text().startswith(
         "con Beto, contra la computadora (Fácil) y la computadora (Difícil) · "
     )
+    # another game on this device: the table of four is listed in Mis partidas
+    ana.page.click("button[data-level='facil']")
+    ana.page.wait_for_selector(".mesa[data-seq]")
+    ana.page.click(".menu-button")
+    ana.page.click("dialog.menu >> text=Salir al inicio")
+    item = ana.page.locator(".mis-partidas .game[data-seats='4']")
+    item.locator(".g-turn").wait_for()
+    assert item.locator(".g-name").inner_text() == (
+        "Con Beto, contra la computadora (Fácil) y la computadora (Difícil)"
+    )
+    assert item.locator(".g-score").inner_text() == "Nosotros 0 · Ellos 0"
 
 
 NO_SIDEWAYS_SCROLL = "() => document.scrollingElement.scrollWidth <= innerWidth"
