@@ -344,13 +344,19 @@ async def test_a_server_killed_mid_hand_loses_no_acknowledged_move_of_four(
 
 
 async def test_a_table_of_four_against_three_computers_starts_at_once(server: ServerProc) -> None:
-    ana = four_table(server, "normal", "facil", "normal")
+    ana = four_table(server, "dificil", "facil", "normal")
     assert "invite" not in ana
     a, welcome = await Client.hello(server, ana["token"])
     assert welcome["view"]["status"] == "playing"
-    assert [p["level"] for p in welcome["view"]["players"]] == [None, "normal", "facil", "normal"]
-    await play_table((a,), ended_hand, 3000)
-    assert check_told(a, 0, server, ana["room"]) > 10
+    assert [p["level"] for p in welcome["view"]["players"]] == [None, "dificil", "facil", "normal"]
+    await play_table((a,), lambda m: m["type"] == "event" and m["seq"] >= 8)
+    by = {
+        m["event"]["seat"]: m["event"]["by"]
+        for m in a.log
+        if m["type"] == "event" and m["event"]["kind"] == "move"
+    }
+    assert by == {0: "person", 1: "computer", 2: "computer", 3: "computer"}
+    assert check_told(a, 0, server, ana["room"]) > 6
 
 
 async def test_an_old_client_is_told_to_reload_in_its_language(server: ServerProc) -> None:

@@ -98,8 +98,8 @@ async def test_migrations_make_the_tables_of_the_models(db: Database) -> None:
         )
     await engine.dispose()
     assert differences == []  # columns, types, keys, unique constraints, indexes
-    # the head: revision "0008", in migrations/versions/0008_push_subscriptions.py
-    assert db.rows("select version_num from alembic_version") == [("0008",)]
+    # the head: revision "0009", in migrations/versions/0009_computer_chairs.py
+    assert db.rows("select version_num from alembic_version") == [("0009",)]
 
 
 async def test_a_postgresql_url_without_driver_means_asyncpg(db: Database) -> None:
@@ -138,8 +138,8 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
         "alembic_version",
     } <= tables
     assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    # the head: revision "0008" (0008_push_subscriptions.py)
-    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0008"
+    # the head: revision "0009" (0009_computer_chairs.py)
+    assert con.execute("select version_num from alembic_version").fetchone()[0] == "0009"
     con.close()
 
 
