@@ -158,7 +158,7 @@ def test_four_friends_make_share_sit_and_reach_the_table(make_player: MakePlayer
     rival = prima.page.locator(".pick-chair[data-seat='1']").inner_text()
     assert (
         "Rival de Abuela" in rival
-        and "Juegas con alguien que aún no llega, contra Abuela y Nieto" in rival
+        and "Juegas con quien se siente frente a ti, contra Abuela y Nieto." in rival
     )
     sit(prima, None, 1, "Prima")
     prima.page.wait_for_selector(".mesa.waiting")
@@ -273,7 +273,7 @@ def test_the_chairs_fit_a_phone_held_sideways_and_pass_axe(make_player: MakePlay
     assert guest.page.locator("label[for='silla-1']").inner_text().startswith("Ana's rival")
     described = label.get_attribute("aria-describedby") or ""
     assert guest.page.locator(f"#{described}").inner_text() == (
-        "You play with someone not here yet, against Ana and the computer (Normal)."
+        "You play with whoever sits across from you, against Ana and the computer (Normal)."
     )
     assert guest.page.evaluate(NO_SIDEWAYS_SCROLL)
     assert_no_violations(guest.page, "the invitation to a table of four")

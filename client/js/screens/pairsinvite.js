@@ -39,14 +39,24 @@ function sitter(seat, found) {
   return whoSits(chair);
 }
 
-/** "Juegas con Ana, contra Beto y la computadora (Normal)." for whoever sits in `seat`. */
+/** Whether nobody sits in `seat` yet. */
+function isFree(seat, found) {
+  return Boolean(found.seats.find((c) => c.seat === seat)?.free);
+}
+
+/** "Juegas con Ana, contra Beto y la computadora (Normal)." for whoever sits in `seat`;
+ * who is still to come is said by where they sit ("quien se siente frente a ti", "Ana y su
+ * pareja", "dos que aún no llegan"). */
 function lineFor(seat, found) {
-  const mate = sitter(partner(seat, COUNT), found);
+  const mateSeat = partner(seat, COUNT);
+  const mate = isFree(mateSeat, found) ? t("chairs.mate_missing") : sitter(mateSeat, found);
   const seats = [0, 1, 2, 3].filter((s) => teamOf(s) !== teamOf(seat));
-  const missing = seats.filter((s) => found.seats.find((c) => c.seat === s)?.free).length;
-  // two rivals still to come are not "alguien que aún no llega y alguien que aún no llega"
-  const rivals = missing === seats.length ? t("chairs.two_missing")
-    : listWords(seats.map((s) => sitter(s, found)));
+  const coming = seats.filter((s) => isFree(s, found));
+  let rivals;
+  if (coming.length === seats.length) rivals = t("chairs.two_missing");
+  else if (coming.length === 1) {
+    rivals = t("chairs.and_partner", { name: sitter(seats.find((s) => !coming.includes(s)), found) });
+  } else rivals = listWords(seats.map((s) => sitter(s, found)));
   return t("invite.chair_line", { mate, rivals });
 }
 
