@@ -131,6 +131,11 @@ def test_four_friends_make_share_sit_and_reach_the_table(make_player: MakePlayer
     assert free_chairs(nieto) == [1, 2, 3]
     partner_chair = nieto.page.locator(".pick-chair[data-seat='2']")
     assert "Pareja de Abuela" in partner_chair.inner_text()
+    assert "Juegas con Abuela, contra dos que aún no llegan." in partner_chair.inner_text()
+    # a rival's chair: her partner still to come, said by where she sits
+    assert "Juegas con quien se siente frente a ti, contra Abuela y su pareja." in (
+        nieto.page.locator(".pick-chair[data-seat='3']").inner_text()
+    )
     # no chair chosen yet: asked for one, nothing sent
     nieto.page.fill("#nombre-invitado", "Nieto")
     nieto.page.click("form button[type=submit]")
