@@ -296,6 +296,12 @@ def test_the_chairs_fit_a_phone_held_sideways_and_pass_axe(make_player: MakePlay
     assert "right away" in guest.page.locator("button.pairs-go").inner_text()
     assert guest.page.evaluate(NO_SIDEWAYS_SCROLL)
     assert_no_violations(guest.page, "Inicio with the chairs open")
+    guest.page.select_option("#silla-2-nivel", "facil")
+    # nobody to invite: the table starts at once
+    guest.page.click("button.pairs-go")
+    guest.page.wait_for_function(PLAYING)
+    players = last_view(guest)["players"]
+    assert [p["level"] for p in players] == [None, "normal", "facil", "normal"]
 
 
 def test_a_page_older_than_the_server_reloads_once(make_player: MakePlayer) -> None:
