@@ -85,7 +85,8 @@ def test_a_hand_played_without_difficil_is_replayed_for_it_from_storage() -> Non
         records.append(MoveRecord(seq, 1, seat, move.to_text(), f"m{seq}"))
         match, _ = match.play(move)
     friends = replace(state, seq=30)
-    kept = restore(replace(friends, level="dificil"), records).plays.of(1, match)
+    dificil = replace(friends.seats[1], takeover="dificil")  # Difícil plays Primo's seat
+    kept = restore(friends.with_seat(1, dificil), records).plays.of(1, match)
     assert restore(friends, records).plays.of(1, match) is None  # not kept here
     assert kept is not None and len(kept) == 30
     assert hand_plays(friends, records) == kept

@@ -407,6 +407,11 @@ def test_a_typed_code_is_told_apart_by_the_server(server: ServerProc) -> None:
         "open": True,
         "turns": False,
         "room": room["room"],
+        "seat_count": 2,
+        "seats": [
+            {"seat": 0, "name": "Ana", "kind": "person", "level": None, "free": False},
+            {"seat": 1, "name": None, "kind": "person", "level": None, "free": True},
+        ],
     }
     code = server.post("/api/rejoin-codes", {"token": room["token"]}).json()["code"]
     key = "k-" + "7" * 20
@@ -439,6 +444,11 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
         "open": True,
         "turns": False,
         "room": room["room"],
+        "seat_count": 2,
+        "seats": [
+            {"seat": 0, "name": "Ana", "kind": "person", "level": None, "free": False},
+            {"seat": 1, "name": None, "kind": "person", "level": None, "free": True},
+        ],
     }
     server.post("/api/join", {"invite": room["invite"], "name": "Primo"})
     assert server.get(f"/api/invites/{room['invite']}").json() == {
@@ -446,6 +456,11 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
         "open": False,
         "turns": False,
         "room": room["room"],
+        "seat_count": 2,
+        "seats": [
+            {"seat": 0, "name": "Ana", "kind": "person", "level": None, "free": False},
+            {"seat": 1, "name": "Primo", "kind": "person", "level": None, "free": False},
+        ],
     }
     r = server.get("/api/invites/ZZZZZZZZ")
     assert r.status_code == 404 and r.json()["error"]["code"] == "invite_unknown"
@@ -456,4 +471,9 @@ def test_an_invitation_says_who_sent_it(server: ServerProc) -> None:
         "open": True,
         "turns": False,
         "room": nameless["room"],
+        "seat_count": 2,
+        "seats": [
+            {"seat": 0, "name": "Jugador 1", "kind": "person", "level": None, "free": False},
+            {"seat": 1, "name": None, "kind": "person", "level": None, "free": True},
+        ],
     }
