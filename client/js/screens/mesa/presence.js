@@ -42,13 +42,16 @@ function seatCount(view) {
 const COMPUTER_CHAIR = "Computadora";
 
 /** Whether `seat` is a person's chair (a friend, away or played by the computer for now),
- * not the computer's own. */
-export function personChair(view, seat) {
+ * not the computer's own; `seen`: this page saw a person there. */
+export function personChair(view, seat, seen = false) {
   if (!view) return false;
   const chair = view.players?.[seat]?.chair; // said outright, where the server says it
   if (chair) return chair !== "computer";
   const p = view.presence?.[seat];
-  return !p || p.state !== "computer" || view.names[seat] !== COMPUTER_CHAIR;
+  if (seen || !p || p.state !== "computer") return true;
+  // the computer from the start: its own chair, unless the name is a person's
+  const name = view.names?.[seat];
+  return name !== COMPUTER_CHAIR && name !== t("names.computer_short");
 }
 
 /** A person's name inside a sentence: "Beto", "tu amigo" before they have one. */
@@ -73,7 +76,8 @@ export class Presence {
     if (!e) {
       // current: the seat's presence {state, grace_left, level}; graceUntil: performance.now()
       // when its grace time ends; seenHere: this page has seen the friend connected
-      e = { current: null, graceUntil: null, timer: null, timeout: null, seenHere: false };
+      // wasPerson: this page saw a person's presence there (not the computer's)
+      e = { current: null, graceUntil: null, timer: null, timeout: null, seenHere: false, wasPerson: false };
       this.seats.set(seat, e);
     }
     return e;
@@ -108,13 +112,14 @@ export class Presence {
       p = { ...p, state: "arriving" };
     }
     if (p.state === "here") e.seenHere = true;
+    if (p.state !== "computer") e.wasPerson = true;
     const before = e.current;
     if (before && before.state === p.state && before.grace_left === p.grace_left) return;
     e.current = p;
     const view = this.hooks.view();
     const name = nameOf(view, seat);
     const wasAway = before && (before.state === "away" || before.state === "computer");
-    if (personChair(view, seat) && before) {
+    if (personChair(view, seat, e.wasPerson) && before) {
       let say = null;
       if (wasAway && p.state === "here") say = () => this.hooks.flash(t("presence.back", { name }));
       else if (p.state === "away" && before.state === "here") say = () => announce(t("presence.left", { name }));
@@ -216,7 +221,8 @@ export function presencePanel(g, seat = undefined) {
     seat = defaultSeat(g.view);
   }
   const p = g.presence.of(seat);
-  if (!personChair(g.view, seat) || !p || p.state === "here") return null;
+  if (g.local || !p || p.state === "here") return null; // a game with no server: no friend
+  if (!personChair(g.view, seat, Boolean(g.presence.seats.get(seat)?.wasPerson))) return null;
   const name = nameOf(g.view, seat);
   const at = String(seat);
   if (p.state === "arriving") {
@@ -261,7 +267,7 @@ export function presencePanel(g, seat = undefined) {
  * frames update it), whichever seat la mesa itself follows. */
 export function presencePanels(g) {
   const v = g.view;
-  if (!v) return null;
+  if (!v || g.local) return null;
   g.presence.setAll(v, true);
   const panels = others(v.seat, seatCount(v)).map((seat) => presencePanel(g, seat)).filter(Boolean);
   return panels.length ? h("div", { class: "presences" }, panels) : null;
