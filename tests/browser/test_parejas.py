@@ -224,6 +224,11 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
     assert chair.locator("[role=group]").get_attribute("aria-labelledby") == "silla-espera-3"
     chair.locator("select").select_option("dificil")
     chair.locator("button.give-chair").click()
+    # the focus stays on that chair, which now says who sits there
+    ana.page.wait_for_function(
+        "() => document.activeElement?.dataset?.focusKey === 'give-3'"
+        " || !document.querySelector('.mesa.waiting')"
+    )
     for p in (ana, beto):
         p.page.wait_for_function(PLAYING, timeout=15_000)
         view = last_view(p)

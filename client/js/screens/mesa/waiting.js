@@ -99,7 +99,11 @@ function chairsList(g, count) {
       role: h("strong", { class: "chair-role" }, placeWords(v.seat, seat)),
       who: h("span", { class: "chair-who" }, who) }));
     // a missing chair's level and button are named by the chair they are for
-    return h("li", { class: "wait-chair" + (isFree ? " free" : ""), "data-seat": String(seat) },
+    // a chair just given to the computer keeps the focus its button had (la mesa puts it
+    // back by its key): what it says now is read
+    const given = !isFree && player?.kind === "computer";
+    return h("li", { class: "wait-chair" + (isFree ? " free" : ""), "data-seat": String(seat),
+      "data-focus-key": given ? `give-${seat}` : null, tabindex: given ? "-1" : null },
       give ? h("div", { role: "group", "aria-labelledby": id }, head, give) : head);
   });
   return {
