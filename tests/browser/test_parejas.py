@@ -224,11 +224,6 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
     assert chair.locator("[role=group]").get_attribute("aria-labelledby") == "silla-espera-3"
     chair.locator("select").select_option("dificil")
     chair.locator("button.give-chair").click()
-    # the focus stays on that chair, which now says who sits there
-    ana.page.wait_for_function(
-        "() => document.activeElement?.dataset?.focusKey === 'give-3'"
-        " || !document.querySelector('.mesa.waiting')"
-    )
     for p in (ana, beto):
         p.page.wait_for_function(PLAYING, timeout=15_000)
         view = last_view(p)
@@ -307,6 +302,16 @@ def test_the_chairs_fit_a_phone_held_sideways_and_pass_axe(make_player: MakePlay
     guest.page.wait_for_function(PLAYING)
     players = last_view(guest)["players"]
     assert [p["level"] for p in players] == [None, "normal", "facil", "normal"]
+    # the host gives one of her two missing chairs away: the focus stays on that chair, which
+    # now says who sits there, and one player is missing
+    chair = host.page.locator(".wait-chair[data-seat='1']")
+    chair.locator("select").select_option("facil")
+    chair.locator("button.give-chair").click()
+    host.page.wait_for_function("() => document.activeElement?.dataset?.focusKey === 'give-1'")
+    assert "la computadora (Fácil)" in host.page.evaluate(
+        "() => document.activeElement.textContent"
+    )
+    assert missing_line(host) == "Falta 1 jugador: un rival."
 
 
 def test_a_page_older_than_the_server_reloads_once(make_player: MakePlayer) -> None:
