@@ -149,21 +149,41 @@ async def post(http: httpx.AsyncClient, path: str, body: dict[str, Any]) -> http
 
 async def make_room(http: httpx.AsyncClient, sem: asyncio.Semaphore) -> tuple[str, str, str, str]:
     """A friend room and its second seat joined: (token 0, token 1, watch code, room)."""
+    tokens, code, room = await make_table(http, sem, 2)
+    return tokens[0], tokens[1], code, room
+
+
+async def make_table(
+    http: httpx.AsyncClient, sem: asyncio.Semaphore, seats: int = 2
+) -> tuple[list[str], str, str]:
+    """A friend room of ``seats`` (2 or 4) with every other chair a friend, each joined in
+    its own chair: (each seat's token in seat order, watch code, room)."""
+    body: dict[str, Any] = {"mode": "friend", "name": "Bot A"}
+    if seats != 2:  # a two-seat body as before (a server from before tables of four too)
+        body = {"seats": seats, "name": "Bot A", "chairs": [{"kind": "friend"}] * (seats - 1)}
     async with sem:
-        r = await post(http, "/api/rooms", {"mode": "friend", "name": "Bot A"})
+        r = await post(http, "/api/rooms", body)
+        if r.status_code != 201:
+            raise RuntimeError(f"a room was refused: {r.status_code} {r.text[:300]}")
         a = r.json()
-        for attempt in range(5):  # a refused join is said once, then tried again
-            r = await post(http, "/api/join", {"invite": a["invite"], "name": "Bot B"})
-            if r.status_code == 200:
-                break
-            JOIN_REFUSALS.append(f"{r.status_code} {r.text[:200]}")
-            if len(JOIN_REFUSALS) == 1:
-                print(f"a join was refused: {JOIN_REFUSALS[0]}", flush=True)
-            await asyncio.sleep(0.2 * (attempt + 1))
-        else:
-            raise RuntimeError(f"join: {r.status_code} {r.text[:300]}")
+        tokens = [str(a["token"])]
+        for seat in range(1, seats):
+            join: dict[str, Any] = {"invite": a["invite"], "name": f"Bot {'ABCD'[seat]}"}
+            if seats != 2:
+                join["seat"] = seat
+            for attempt in range(5):  # a refused join is said once, then tried again
+                r = await post(http, "/api/join", join)
+                if r.status_code == 200:
+                    break
+                JOIN_REFUSALS.append(f"{r.status_code} {r.text[:200]}")
+                if len(JOIN_REFUSALS) == 1:
+                    print(f"a join was refused: {JOIN_REFUSALS[0]}", flush=True)
+                await asyncio.sleep(0.2 * (attempt + 1))
+            else:
+                raise RuntimeError(f"join: {r.status_code} {r.text[:300]}")
+            tokens.append(str(r.json()["token"]))
         code = str(a["watch_url"]).removeprefix("/v/")
-        return a["token"], r.json()["token"], code, str(a.get("room", ""))
+        return tokens, code, str(a.get("room", ""))
 
 
 # -- where the bots' sockets come from --------------------------------------------------------

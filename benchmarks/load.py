@@ -16,11 +16,22 @@ view's options: a capture, else a trail, else a build) and ask for a rematch at 
   --watchers N:    flat out and people's pace: N watchers per friend room on websockets
                    too (``watch`` with the room's watch code), counting the frames and
                    bytes they receive: what watching costs the server.
+  --seats 4:       flat out and people's pace in friend rooms of four (issue 27): four bot
+                   clients a room, each on its own socket, reading every frame and moving
+                   only on its own turn; people's pace counts people (sockets of seats)
+                   held as well as rooms; ``--step``/``--cap`` count two-seat rooms, so a
+                   step of four-seat rooms adds as many people (half as many rooms).
+  --seats 2,4:     both side by side in one run: flat out plays rooms of two and rooms of
+                   four in turn on the same server (2,4 then 4,2 from round to round),
+                   people's pace gives each a fresh server in the same order; then each
+                   figure per seat count (median and every round) and the ratio 4/2.
 
     .venv/bin/python benchmarks/load.py --mode pace --step 200 --cap 1000 --hold 10  # both: none
     .venv/bin/python benchmarks/load.py --mode flat --baseline main --rounds 2 --echo
     .venv/bin/python benchmarks/load.py --mode computer --friends 200 --computers 100
     .venv/bin/python benchmarks/load.py --mode flat --rooms 100 --seconds 10 --watchers 10
+    .venv/bin/python benchmarks/load.py --mode flat --seats 2,4 --rooms 100 --seconds 10 --rounds 4
+    .venv/bin/python benchmarks/load.py --mode pace --seats 2,4 --step 20 --cap 300 --p99-limit 50
     .venv/bin/python benchmarks/load.py --servers http://127.0.0.1:8001,http://127.0.0.1:8002
 
 ``--baseline REV``: the server of REV too (a git worktree in a temporary folder, removed at
@@ -71,6 +82,7 @@ from benchkit import (  # noqa: E402, F401  (the sibling module; load.X for clus
     free_port,
     healthy,
     make_room,
+    make_table,
     percentile,
     pick_move,
     pids_on_port,
@@ -357,7 +369,9 @@ async def add_rooms(
     stop: asyncio.Event,
     tasks: list[asyncio.Task[None]],
     watchers: int = 0,
+    seats: int = 2,
 ) -> None:
+    """``count`` friend rooms of ``seats`` (2 or 4), every chair a bot of its own socket."""
     sem = asyncio.Semaphore(32)
     numbers = [next(ROOM_NUMBER) for _ in range(count)]
     async with contextlib.AsyncExitStack() as stack:
@@ -365,11 +379,11 @@ async def add_rooms(
             s: await stack.enter_async_context(httpx.AsyncClient(base_url=s, timeout=60))
             for s in servers
         }
-        pairs = await asyncio.gather(
-            *(make_room(https[servers[k % len(servers)]], sem) for k in numbers)
+        tables = await asyncio.gather(
+            *(make_table(https[servers[k % len(servers)]], sem, seats) for k in numbers)
         )
     readies = []
-    for k, (_, _, code, room) in zip(numbers, pairs, strict=True):  # the watchers first:
+    for k, (_, code, room) in zip(numbers, tables, strict=True):  # the watchers first:
         url = ws_url(servers[k % len(servers)], room)  # they see every move of their room
         for _ in range(watchers):
             ready = asyncio.Event()
@@ -377,32 +391,52 @@ async def add_rooms(
             tasks.append(asyncio.create_task(watcher(url, code, stats, stop, ready)))
             if len(readies) % 64 == 0:
                 await asyncio.gather(*(r.wait() for r in readies[-64:]))
-    for i, (ta, tb, _, room) in enumerate(pairs):
-        for j, token in enumerate((ta, tb)):
+    for i, (tokens, _, room) in enumerate(tables):
+        for j, token in enumerate(tokens):
             ready = asyncio.Event()
             readies.append(ready)
             rng = random.Random(f"{seed}:{len(tasks)}:{i}:{j}")
-            url = ws_url(servers[(numbers[i] + j) % len(servers)], room)  # seat j: the next
+            url = ws_url(servers[(numbers[i] + j) % len(servers)], room)  # seat j: the j-th
             tasks.append(asyncio.create_task(bot(url, token, stats, pace, rng, stop, ready)))
             if len(readies) % 64 == 0:
                 await asyncio.gather(*(r.wait() for r in readies[-64:]))
     await asyncio.wait_for(asyncio.gather(*(r.wait() for r in readies)), 120)
 
 
-def flat_worker(job: tuple[list[str], int, int, float, float, int, bool, bool]) -> dict[str, Any]:
+# servers, rooms, seed, worker number, the shared dict, watchers, ROOMS_IN_URL, SPREAD_SOURCES,
+# seats a room
+FlatJob = tuple[list[str], int, int, int, Any, int, bool, bool, int]
+
+
+def flat_worker(job: FlatJob) -> dict[str, Any]:
     """One bot process of the flat-out run."""
     global ROOMS_IN_URL
-    servers, rooms, seed, start, end, watchers, ROOMS_IN_URL, benchkit.SPREAD_SOURCES = job
-    return asyncio.run(_flat_worker(servers, rooms, seed, start, end, watchers))
+    servers, rooms, seed, number, shared, watchers, ROOMS_IN_URL, benchkit.SPREAD_SOURCES, seats = (
+        job
+    )
+    return asyncio.run(_flat_worker(servers, rooms, seed, number, shared, watchers, seats))
 
 
 async def _flat_worker(
-    servers: list[str], rooms: int, seed: int, window_start: float, window_end: float, watchers: int
+    servers: list[str],
+    rooms: int,
+    seed: int,
+    number: int,
+    shared: Any,
+    watchers: int,
+    seats: int = 2,
 ) -> dict[str, Any]:
+    """Makes its rooms, says so in ``shared`` (a manager's dict) and lets them play until the
+    window the parent then writes there (``"window"``) is over."""
     stats, stop = Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
-    await add_rooms(servers, rooms, stats, False, seed, stop, tasks, watchers)
-    late = time.time() > window_start
+    await add_rooms(servers, rooms, stats, False, seed, stop, tasks, watchers, seats)
+    ready = time.time()
+    shared[f"ready {number}"] = ready
+    while "window" not in shared:  # the bots play meanwhile
+        await asyncio.sleep(0.05)
+    window_start, window_end = shared["window"]
+    late = ready > window_start
     await asyncio.sleep(max(0.0, window_start - time.time()))
     cpu0 = time.process_time()
     frames0, bytes0 = stats.watch_frames, stats.watch_bytes
@@ -432,27 +466,42 @@ async def flat_out(
     seed: int,
     procs: int,
     watchers: int = 0,
+    seats: int = 2,
 ) -> dict[str, Any]:
-    window_start = time.time() + 4 + rooms / 50 + rooms * watchers / 200
-    window_end = window_start + seconds
+    """``rooms`` rooms of ``seats`` play as fast as the server answers for ``seconds``: one
+    move in flight per room whatever its seats, so a four-seat room differs from a two-seat
+    one by its sockets (four views and frames a move instead of two)."""
+    # The window opens at the time planned (as before), or, where the rooms are not all made
+    # and playing by then (a loaded machine), 1 s after the last bot process says they are:
+    # the making of rooms and sockets is never counted as the moves' CPU.
+    planned = time.time() + 4 + rooms * seats / 100 + rooms * watchers / 200
     shares = [rooms // procs + (1 if i < rooms % procs else 0) for i in range(procs)]
-    jobs = [
-        (
-            servers,
-            share,
-            seed * 100 + i,
-            window_start,
-            window_end,
-            watchers,
-            ROOMS_IN_URL,
-            benchkit.SPREAD_SOURCES,
-        )
-        for i, share in enumerate(shares)
-        if share
-    ]
+    context = multiprocessing.get_context("spawn")
     loop = asyncio.get_running_loop()
-    with ProcessPoolExecutor(len(jobs), mp_context=multiprocessing.get_context("spawn")) as pool:
+    with context.Manager() as manager, ProcessPoolExecutor(len(shares), mp_context=context) as pool:
+        shared = manager.dict()
+        jobs = [
+            (
+                servers,
+                share,
+                seed * 100 + i,
+                i,
+                shared,
+                watchers,
+                ROOMS_IN_URL,
+                benchkit.SPREAD_SOURCES,
+                seats,
+            )
+            for i, share in enumerate(shares)
+            if share
+        ]
         futures = [loop.run_in_executor(pool, flat_worker, job) for job in jobs]
+        await asyncio.sleep(max(0.0, planned - time.time()))
+        while len(shared.keys()) < len(jobs) and not any(f.done() for f in futures):
+            await asyncio.sleep(0.05)
+        window_start = planned if time.time() <= planned + 0.1 else time.time() + 1
+        window_end = window_start + seconds
+        shared["window"] = (window_start, window_end)
         await asyncio.sleep(max(0.0, window_start - time.time()))
         cpu0 = cpu_total(pids)
         await asyncio.sleep(max(0.0, window_end - time.time()))
@@ -471,6 +520,8 @@ async def flat_out(
     )
     return {
         "rooms": rooms,
+        "seats": seats,
+        "people": rooms * seats,
         "watchers_per_room": watchers,
         **(watched if watchers else {}),
         "bot_processes": len(jobs),
@@ -478,7 +529,10 @@ async def flat_out(
         "moves": len(rtts),
         "moves_per_s": round(len(rtts) / seconds, 1),
         "window": [window_start, window_end],
+        "window_later_than_planned_s": round(window_start - planned, 1),
         "rtt": summary(rtts),
+        "rtt_p50_ms": round(percentile([r * 1000 for r in rtts], 0.5), 2),
+        "rtt_p99_ms": round(percentile([r * 1000 for r in rtts], 0.99), 2),
         "server_cpu_share": round(cpu / seconds, 2),
         "bots_cpu_share": round(sum(res["cpu"] for res in results) / seconds, 2),
         "server_cpu_ms_per_move": round(1000 * cpu / max(1, len(rtts)), 3),
@@ -498,7 +552,10 @@ async def peoples_pace(
     seed: int,
     p99_limit: float,
     watchers: int = 0,
+    seats: int = 2,
 ) -> dict[str, Any]:
+    """Rooms of ``seats`` added ``step`` at a time (up to ``cap``) at people's pace until the
+    round trip p99 is over ``p99_limit``: the rooms, and the people (sockets of seats), held."""
     stats, stop = Stats(), asyncio.Event()
     tasks: list[asyncio.Task[None]] = []
     lags: list[tuple[float, float]] = []  # (time, how late this process's loop woke up)
@@ -516,7 +573,7 @@ async def peoples_pace(
     held = 0
     while rooms < cap:
         add = min(step, cap - rooms)
-        await add_rooms(servers, add, stats, True, seed, stop, tasks, watchers)
+        await add_rooms(servers, add, stats, True, seed, stop, tasks, watchers, seats)
         rooms += add
         await asyncio.sleep(hold / 3)  # let the new bots settle into their pace
         start = time.time()
@@ -534,7 +591,9 @@ async def peoples_pace(
         rss = rss_total(pids)
         row = {
             "rooms": rooms,
-            "sockets": (2 + watchers) * rooms,
+            "seats": seats,
+            "people": seats * rooms,
+            "sockets": (seats + watchers) * rooms,
             **(
                 watch_figures(
                     stats.watchers,
@@ -554,6 +613,10 @@ async def peoples_pace(
             **({"rss_mib_every_30s": trace} if len(trace) > 2 else {}),
             "rematches": stats.rematches,
             "server_cpu_share": round(server_cpu, 2),
+            "server_cpu_ms_per_s": round(1000 * server_cpu, 1),
+            "server_cpu_ms_per_move": round(
+                1000 * server_cpu * (end - start) / max(1, len(window)), 3
+            ),
             "bots_cpu_share": round(bots_cpu, 2),
             "machine_load_1min": os.getloadavg()[0],
             "bots_loop_lag": summary([lag for t, lag in lags if start <= t <= end]),
@@ -566,33 +629,64 @@ async def peoples_pace(
         held = rooms
     stop.set()
     await asyncio.gather(*tasks, watcher, return_exceptions=True)
-    return {f"rooms_held_p99_under_{p99_limit:g}ms": held, "steps": steps}
+    return {  # the rooms held first: benchkit.figures reads the limit from that key
+        f"rooms_held_p99_under_{p99_limit:g}ms": held,
+        f"people_held_p99_under_{p99_limit:g}ms": held * seats,
+        "seats": seats,
+        "steps": steps,
+    }
+
+
+def pace_rooms(args: argparse.Namespace, seats: int) -> tuple[int, int]:
+    """People's pace: rooms of ``seats`` per step and at most. ``--step`` and ``--cap`` count
+    two-seat rooms; rooms of four add as many people a step (half as many rooms)."""
+    return max(1, args.step * 2 // seats), max(1, args.cap * 2 // seats)
 
 
 async def run_modes(
-    args: argparse.Namespace, servers: list[str], pids: list[int]
+    args: argparse.Namespace,
+    servers: list[str],
+    pids: list[int],
+    seats: list[int] | None = None,
+    modes: tuple[str, ...] = ("flat", "computer", "pace"),
 ) -> dict[str, Any]:
+    """The modes asked for on these servers. With several seat counts (``--seats 2,4``),
+    flat out runs each in turn on the same server (``flat_by_seats``); people's pace takes
+    the first only (``main_async`` gives each seat count a server of its own)."""
+    seats = seats or [2]
     out: dict[str, Any] = {}
-    if args.mode in ("flat", "both"):
-        out["flat"] = await flat_out(
-            servers, pids, args.rooms, args.seconds, args.seed, args.procs, args.watchers
-        )
-        print("flat out:", json.dumps(out["flat"], ensure_ascii=False), flush=True)
-    if args.mode == "computer":
+    if args.mode in ("flat", "both") and "flat" in modes:
+        for n in seats:
+            flat = await flat_out(
+                servers, pids, args.rooms, args.seconds, args.seed, args.procs, args.watchers, n
+            )
+            print(f"flat out ({n} seats):", json.dumps(flat, ensure_ascii=False), flush=True)
+            if len(seats) > 1:
+                out.setdefault("flat_by_seats", {})[n] = flat
+            else:
+                out["flat"] = flat
+    if args.mode == "computer" and "computer" in modes:
         out["computer"] = await computer_load(
             servers, pids, args.friends, args.computers, args.level, args.hold, args.seed,
             args.computer_pace,
         )  # fmt: skip
         print("computer:", json.dumps(out["computer"], ensure_ascii=False), flush=True)
-    if args.mode in ("pace", "both"):
+    if args.mode in ("pace", "both") and "pace" in modes:
+        step, cap = pace_rooms(args, seats[0])
         out["pace"] = await peoples_pace(
-            servers, pids, args.step, args.cap, args.hold, args.seed, args.p99_limit, args.watchers
+            servers, pids, step, cap, args.hold, args.seed, args.p99_limit, args.watchers, seats[0]
         )
         print("people's pace:", json.dumps(out["pace"], ensure_ascii=False), flush=True)
     return out
 
 
-async def run_server(args: argparse.Namespace, root: Path, label: str) -> dict[str, Any]:
+async def run_server(
+    args: argparse.Namespace,
+    root: Path,
+    label: str,
+    seats: list[int] | None = None,
+    modes: tuple[str, ...] = ("flat", "computer", "pace"),
+) -> dict[str, Any]:
     """The modes against a fresh server of the checkout at ``root``."""
     global ROOMS_IN_URL
     ROOMS_IN_URL = benchkit.names_rooms_in_url(root)
@@ -601,10 +695,11 @@ async def run_server(args: argparse.Namespace, root: Path, label: str) -> dict[s
         try:
             print(
                 f"== {label}: server pid {proc.pid} on port {port}, synchronous="
-                f"{args.synchronous}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}",
+                f"{args.synchronous}, {os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}"
+                + (f", seats {','.join(map(str, seats))}" if seats and seats != [2] else ""),
                 flush=True,
             )
-            return await run_modes(args, [f"http://127.0.0.1:{port}"], [proc.pid])
+            return await run_modes(args, [f"http://127.0.0.1:{port}"], [proc.pid], seats, modes)
         finally:
             benchkit.end(proc, signal.SIGINT if args.profile else signal.SIGTERM)
             log = (Path(tmp) / "server.log").read_text(errors="replace")
@@ -612,10 +707,117 @@ async def run_server(args: argparse.Namespace, root: Path, label: str) -> dict[s
                 print("server log (errors):\n" + log[-4000:], flush=True)
 
 
+async def run_round(
+    args: argparse.Namespace, root: Path, label: str, seats: list[int], n: int
+) -> dict[str, Any]:
+    """Round ``n`` of one checkout's server. One seat count: the modes on one fresh server,
+    as ever. Several (``--seats 2,4``): flat out for each seat count in turn on one server,
+    the order reversed every other round (2,4 then 4,2: neither always goes first); people's
+    pace on a fresh server for each seat count, in the same alternating order."""
+    if len(seats) == 1:
+        return await run_server(args, root, label, seats)
+    order = seats if n % 2 == 0 else seats[::-1]
+    run: dict[str, Any] = {}
+    if args.mode in ("flat", "both", "computer"):
+        run = await run_server(args, root, label, order, ("flat", "computer"))
+    if args.mode in ("pace", "both"):
+        for seat_count in order:
+            one = await run_server(
+                args, root, f"{label}, {seat_count} seats", [seat_count], ("pace",)
+            )
+            run.setdefault("pace_by_seats", {})[seat_count] = one["pace"]
+    return run
+
+
+def compare_seats(results: dict[str, list[dict[str, Any]]], seats: list[int]) -> None:
+    """Per checkout, each seat count's figures (medians over the rounds, and each round's)
+    and their ratios to the first seat count's: the issue-27 goals read from these."""
+    first = seats[0]
+    for label, runs in results.items():
+        print(f"\nseats side by side, {label} (medians over {len(runs)} rounds; each round's):")
+        flats = [r["flat_by_seats"] for r in runs if "flat_by_seats" in r]
+        for name, key in (
+            ("flat server CPU ms/move", "server_cpu_ms_per_move"),
+            ("flat moves/s", "moves_per_s"),
+            ("flat round trip p50 ms", "rtt_p50_ms"),
+            ("flat round trip p99 ms", "rtt_p99_ms"),
+        ):
+            if not flats:
+                break
+            cells = []
+            for n in seats:
+                values = [f[n][key] for f in flats]
+                cells.append(
+                    f"{n} seats {benchkit.median(values):g} ({', '.join(map(str, values))})"
+                )
+            ratios = [
+                f"{n}/{first} {benchkit.median([f[n][key] / f[first][key] for f in flats]):.2f}"
+                for n in seats[1:]
+                if all(f[first][key] for f in flats)
+            ]
+            said = ", ".join(ratios)
+            print(f"  {name}: " + "; ".join(cells) + f" (ratio, median of the rounds': {said})")
+        paces = [r["pace_by_seats"] for r in runs if "pace_by_seats" in r]
+        if paces:
+            key = next(k for k in paces[0][first] if k.startswith("people_held"))
+            cells = []
+            for n in seats:
+                values = [p[n][key] for p in paces]
+                rooms = [p[n][key.replace("people", "rooms", 1)] for p in paces]
+                cells.append(
+                    f"{n} seats {benchkit.median(values):g} people "
+                    f"(rounds: {', '.join(map(str, values))}; rooms {', '.join(map(str, rooms))})"
+                )
+            ratios = [
+                f"{n}/{first} {benchkit.median([p[n][key] for p in paces]) / held:.2f}"
+                for n in seats[1:]
+                if (held := benchkit.median([p[first][key] for p in paces]))
+            ]
+            said = ", ".join(ratios) or "none held"
+            name = key.replace("_", " ")
+            print(f"  pace {name}: " + "; ".join(cells) + f" (ratio of the medians: {said})")
+            print(
+                "  pace, step by step at the same people (median over the rounds that reached it):"
+            )
+            for people in sorted({st["people"] for p in paces for st in p[first]["steps"]}):
+                at = {
+                    n: [st for p in paces for st in p[n]["steps"] if st["people"] == people]
+                    for n in seats
+                }
+                if not all(at.values()):
+                    continue
+                cells = []
+                per_person = {}
+                for n in seats:
+                    rows = at[n]
+                    cpu = benchkit.median(
+                        [r.get("server_cpu_ms_per_s", 1000 * r["server_cpu_share"]) for r in rows]
+                    )
+                    per_person[n] = cpu / people
+                    cells.append(
+                        f"{n} seats p99 {benchkit.median([r['p99_ms'] for r in rows]):g} ms "
+                        f"({', '.join(str(r['p99_ms']) for r in rows)}), "
+                        f"{benchkit.median([r['moves_per_s'] for r in rows]):g} moves/s, "
+                        f"server {cpu:g} ms CPU/s"
+                    )
+                ratios = [
+                    f"{n}/{first} {per_person[n] / per_person[first]:.2f}"
+                    for n in seats[1:]
+                    if per_person[first]
+                ]
+                print(
+                    f"    {people} people: " + "; ".join(cells)
+                    + f" (server CPU per person: {', '.join(ratios) or '-'})"
+                )  # fmt: skip
+
+
 async def main_async(args: argparse.Namespace) -> None:
     global ROOMS_IN_URL
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    seats = [int(n) for n in args.seats.split(",")]
+    if any(n not in (2, 4) for n in seats) or len(set(seats)) != len(seats):
+        raise SystemExit("--seats: 2, 4 or both (2,4 or 4,2)")
     if args.servers:
         servers = [s.strip().rstrip("/") for s in args.servers.split(",") if s.strip()]
         pids = (
@@ -625,7 +827,7 @@ async def main_async(args: argparse.Namespace) -> None:
         )
         ROOMS_IN_URL = not args.plain_ws
         print(f"servers {servers}, pids {pids}, {os.cpu_count()} cpus", flush=True)
-        await run_modes(args, servers, pids)
+        await run_modes(args, servers, pids, seats)
         return
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     with contextlib.ExitStack() as stack:
@@ -637,13 +839,15 @@ async def main_async(args: argparse.Namespace) -> None:
         echoes = []
         for n in range(args.rounds):
             for label, root in targets if n % 2 == 0 else targets[::-1]:  # ABBA...
-                results[label].append(await run_server(args, root, label))
+                results[label].append(await run_round(args, root, label, seats, n))
             if args.echo:
                 pace = results[targets[0][0]][-1].get("pace")
                 pairs = pace["steps"][-1]["rooms"] if pace else 0
                 echoes.append(await echo.run(args, pairs))
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
-    if len(targets) > 1 or echoes:
+    if len(seats) > 1:
+        compare_seats(results, seats)
+    elif len(targets) > 1 or echoes:
         compare(results, echoes)
 
 
@@ -660,11 +864,23 @@ def main() -> None:
     parser.add_argument(
         "--computer-pace", action="store_true", help="computer: their bots at people's pace"
     )
+    parser.add_argument(
+        "--seats",
+        default="2",
+        help="flat out and pace: seats a room, 2 or 4; 2,4: both side by side in one run",
+    )
     parser.add_argument("--rooms", type=int, default=200, help="flat out: rooms")
     parser.add_argument("--seconds", type=float, default=20, help="flat out: seconds")
     parser.add_argument("--procs", type=int, default=2, help="flat out: bot processes")
-    parser.add_argument("--step", type=int, default=250, help="pace: rooms added per step")
-    parser.add_argument("--cap", type=int, default=2000, help="pace: most rooms")
+    parser.add_argument(
+        "--step",
+        type=int,
+        default=250,
+        help="pace: rooms added per step (of two seats: rooms of four add as many people)",
+    )
+    parser.add_argument(
+        "--cap", type=int, default=2000, help="pace: most rooms (of two seats, as --step)"
+    )
     parser.add_argument("--hold", type=float, default=15, help="pace: seconds per step")
     parser.add_argument(
         "--p99-limit",

@@ -27,15 +27,17 @@ async def join(
     full = FULL if state.seat_count == 2 else FULL_FOUR
     if chosen is not None and not 0 < chosen < state.seat_count:
         return BAD_SEAT
-    free = state.free_chairs()
-    if chosen is not None and chosen not in free or not free:
-        # this same request again (its key makes the same token), or too late
+    if key_hash is not None:  # this same request again (its key makes the same token)
         held_by = await room.deps.storage.seats.room_of(token_hash)
-        if key_hash is not None and held_by is not None and held_by[0] == state.id:
+        if held_by is not None and held_by[0] == state.id:
             held = await room.deps.storage.seats.token(state.id, held_by[1])
             if held is not None and held.join_key_hash == key_hash:
                 return held_by[1]
-        return SEAT_TAKEN if free else full
+    free = state.free_chairs()
+    if not free:
+        return full
+    if chosen is not None and chosen not in free:
+        return SEAT_TAKEN
     seat = free[0] if chosen is None else chosen
     new = state.with_seat(
         seat, SeatState("arriving", room.deps.clock(), name=name or default_name(seat))
@@ -43,7 +45,8 @@ async def join(
     await room.write(new, join=(seat, token_hash, key_hash))
     await room.send_state()
     await room.tell_presence()
-    alerts.alert(room, CREATOR, "join", seat)
+    if room.status == "playing":  # the last friend sat down: the creator leads
+        alerts.alert(room, CREATOR, "join", seat)
     return seat
 
 

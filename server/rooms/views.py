@@ -108,9 +108,15 @@ def common(m: Moment) -> dict[str, Any]:
 
 def player(state: RoomState, seat: int) -> dict[str, Any]:
     """Who plays ``seat`` now: a person, or the computer at its level (its chair's, or a
-    takeover's: the friend comes back)."""
+    takeover's: the friend comes back), and whose chair it is."""
     level = state.level_of(seat)
-    return {"kind": "person" if level is None else "computer", "level": level}
+    return {
+        "kind": "person" if level is None else "computer",
+        "level": level,
+        # whose chair it is: the computer's own, or a person's (the computer may play it for
+        # now, and gives it back)
+        "chair": "computer" if state.computer_seat(seat) else "person",
+    }
 
 
 def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:

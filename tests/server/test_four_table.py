@@ -150,27 +150,30 @@ async def test_four_friends_sit_where_they_choose_and_each_sees_only_their_own_h
     assert taken.status_code == 409 and taken.json()["error"]["code"] == "seat_taken"
     assert sit(server, ana["invite"], "Otro", 7).json()["error"]["code"] == "bad_seat"
     assert sit(server, ana["invite"], "Otro", 0).json()["error"]["code"] == "bad_seat"
-    abuela = sit(server, ana["invite"], "Abuela", 3).json()
+    abuela = sit(server, ana["invite"], "Abuela", None, key="k-abuela-0123456789ab").json()
+    assert abuela["seat"] == 1  # no chair chosen: the first free one
+    # its retry is that seat again, not the next free chair
+    assert sit(server, ana["invite"], "Abuela", None, key="k-abuela-0123456789ab").json() == abuela
     invitation = server.get(f"/api/invites/{ana['invite']}").json()
-    assert [s["free"] for s in invitation["seats"]] == [False, True, False, False]
-    assert [s["name"] for s in invitation["seats"]] == ["Ana", None, "Tía", "Abuela"]
+    assert [s["free"] for s in invitation["seats"]] == [False, False, False, True]
+    assert [s["name"] for s in invitation["seats"]] == ["Ana", "Abuela", "Tía", None]
     a, wa = await Client.hello(server, ana["token"])
     assert wa["view"]["status"] == "waiting" and wa["view"]["invite"] == ana["invite"]
-    primo = sit(server, ana["invite"], None, None)  # no chair chosen: the free one
-    assert primo.status_code == 200 and primo.json()["seat"] == 1, primo.text
+    primo = sit(server, ana["invite"], None, 3)  # no name given: named after the seat
+    assert primo.status_code == 200 and primo.json()["seat"] == 3, primo.text
     full = sit(server, ana["invite"], "Tarde")
     assert full.status_code == 409 and full.json()["error"]["code"] == "room_full"
     assert "cuatro" in full.json()["error"]["message"]
     started = await a.recv_until(lambda m: "view" in m and m["view"]["status"] == "playing")
     view = started["view"]
-    assert view["names"] == ["Ana", "Jugador 2", "Tía", "Abuela"]
-    assert view["players"] == [{"kind": "person", "level": None}] * 4
+    assert view["names"] == ["Ana", "Abuela", "Tía", "Jugador 4"]
+    assert view["players"] == [{"kind": "person", "level": None, "chair": "person"}] * 4
     assert view["invite"] is None and len(view["scores"]) == 2 and len(view["tally"]) == 2
     assert "opponent" not in view and "opponent_hand_size" not in view
     summary = server.get(f"/api/rooms/{ana['room']}").json()
     assert summary["seat_count"] == 4 and [s["seat"] for s in summary["seats"]] == [0, 1, 2, 3]
 
-    tokens = [ana["token"], primo.json()["token"], tia.json()["token"], abuela["token"]]
+    tokens = [ana["token"], abuela["token"], tia.json()["token"], primo.json()["token"]]
     clients = [a] + [(await Client.hello(server, t))[0] for t in tokens[1:]]
     watcher, _ = await Client.watcher(server, summary_watch(server, ana))
     await play_table(tuple(clients), ended_hand, 3000)
@@ -204,7 +207,11 @@ async def test_the_creator_gives_missing_chairs_to_the_computer(server: ServerPr
     assert (await give(a, 0, "facil", "g3"))["code"] == "bad_seat"
     assert (await give(a, 1, "experto", "g4"))["code"] == "bad_level"
     told = await give(a, 1, "normal", "g5")
-    assert told["view"]["players"][1] == {"kind": "computer", "level": "normal"}
+    assert told["view"]["players"][1] == {
+        "kind": "computer",
+        "level": "normal",
+        "chair": "computer",
+    }
     assert told["view"]["status"] == "waiting" and told["view"]["names"][1] == "Computadora"
     assert await saw(t, lambda m: "view" in m and m["view"]["players"][1]["kind"] == "computer")
     told = await give(a, 3, "facil", "g6")
@@ -232,7 +239,7 @@ async def test_two_friends_and_two_computers_play_a_match_and_a_rematch_both_agr
     assert tia["seat"] == 2  # the one friend chair: the partner's
     a, wa = await Client.hello(server, ana["token"])
     t, _ = await Client.hello(server, tia["token"])
-    assert wa["view"]["players"][1] == {"kind": "computer", "level": "facil"}
+    assert wa["view"]["players"][1] == {"kind": "computer", "level": "facil", "chair": "computer"}
     end = await play_table(
         (a, t), lambda m: m["type"] == "event" and m["event"]["kind"] == "match_end"
     )
@@ -271,7 +278,8 @@ async def test_a_friend_who_leaves_is_played_by_the_computer_and_gets_the_seat_b
             break
         assert answer["code"] == "too_early" and time.monotonic() < deadline, answer
         await asyncio.sleep(0.05)
-    await a.recv_until(presence(1, "computer"))
+    told = await a.recv_until(lambda m: "view" in m and m["view"]["players"][1]["level"])
+    assert told["view"]["players"][1] == {"kind": "computer", "level": "facil", "chair": "person"}
     seq = a.seq
     playing = (a, tia, abuela)
     # the computer plays seat 1's turns while the others play theirs
@@ -283,7 +291,7 @@ async def test_a_friend_who_leaves_is_played_by_the_computer_and_gets_the_seat_b
     assert moved_by_computer
     back, welcome = await Client.hello(server, seats[1]["token"], since=a.seq)
     assert welcome["view"]["presence"][1]["state"] == "here"
-    assert welcome["view"]["players"][1] == {"kind": "person", "level": None}
+    assert welcome["view"]["players"][1] == {"kind": "person", "level": None, "chair": "person"}
     await a.recv_until(presence(1, "here"))
     clients = [a, back, tia, abuela]
     target = a.seq + 6

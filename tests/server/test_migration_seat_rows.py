@@ -1,7 +1,7 @@
 """Migrations 0007 (seats as rows, scores as lists) and 0009 (computer chairs) on a database
-that holds rooms of the release before them, SQLite and PostgreSQL both: every room keeps its names, tokens, scores
-and finished matches, and stays playable (a move, a friend joining, a rematch's record),
-and the migration goes back down to the old columns."""
+that holds rooms of the release before them, SQLite and PostgreSQL both: every room keeps
+its names, tokens, scores and finished matches, and stays playable (a move, a friend
+joining, a rematch's record), and the migrations go back down to the old columns."""
 
 from __future__ import annotations
 
