@@ -307,7 +307,9 @@ def test_the_chairs_fit_a_phone_held_sideways_and_pass_axe(make_player: MakePlay
     chair = host.page.locator(".wait-chair[data-seat='1']")
     chair.locator("select").select_option("facil")
     chair.locator("button.give-chair").click()
-    host.page.wait_for_function("() => document.activeElement?.dataset?.focusKey === 'give-1'")
+    host.page.wait_for_function(
+        "() => document.activeElement?.matches(\"li.wait-chair[data-focus-key='give-1']\")"
+    )
     assert "la computadora (Fácil)" in host.page.evaluate(
         "() => document.activeElement.textContent"
     )
