@@ -70,8 +70,10 @@ async function callSafely(path, body) {
   throw lastError;
 }
 
-export function joinRoom(invite, name) {
-  return callSafely("/api/join", { invite, name });
+/** Sits at the invitation's table: in the chair `seat` when one was chosen (a table of
+ * four), else in the first free one. */
+export function joinRoom(invite, name, seat = undefined) {
+  return callSafely("/api/join", { invite, name, seat });
 }
 
 /** The room a watch link's code leads to, so that the watcher's socket names it. */
@@ -79,7 +81,8 @@ export function watchRoom(code) {
   return call("GET", `/api/watch/${encodeURIComponent(code)}`);
 }
 
-/** Who sent an invitation: {host, open}. */
+/** Who sent an invitation: {host, open, turns, room, seat_count, seats: [{seat, name, kind,
+ * level, free}]} (the chairs of its table). */
 export function invitation(invite) {
   return call("GET", `/api/invites/${encodeURIComponent(invite)}`);
 }

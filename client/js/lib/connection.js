@@ -2,9 +2,33 @@
 // the watch code), keeps the last seq it saw and, when the signal drops, reconnects with
 // backoff and resumes with `since` (at once when the page comes back online or to the
 // foreground). Every frame reaches the screen as the server sent it (docs/protocol.md); an
-// error the server marks `"fatal": true` ends the connection.
+// error the server marks `"fatal": true` ends the connection. The hello says which version
+// of the protocol this page speaks: a page older than the server (kept by a cache) is told
+// `old_client` and reloads itself, once.
 
 import { language } from "./i18n.js";
+
+const RELOADED_KEY = "casino.oldClientReload"; // when this tab last reloaded for it
+
+/** The server said this page is older than it: reload once (a newer page comes, from the
+ * server or the service worker's next copy); true when it did. Not twice within a minute,
+ * so a page the server still finds old is never caught in a loop of reloads. */
+export function reloadForNewVersion() {
+  let last = 0;
+  try {
+    last = Number(window.sessionStorage.getItem(RELOADED_KEY)) || 0;
+  } catch {
+    last = 0;
+  }
+  if (Date.now() - last < 60_000) return false;
+  try {
+    window.sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+  } catch {
+    return false; // no storage: a reload could not know it happened
+  }
+  window.location.reload();
+  return true;
+}
 
 // short waits, capped at 2 s: when the server is back, the game is back within ~2 s
 const BACKOFF_MS = [250, 500, 1000, 1500, 2000];
@@ -113,8 +137,10 @@ export class Connection {
     if (msg.type === "error" && msg.fatal === true) {
       // the server closes the socket after it: reconnecting would only hear it again
       this.closed = true;
-      this.handlers.onFatal(msg.code, msg.message);
       this.ws?.close();
+      // a page older than the server: a newer one is loaded (its message is said if not)
+      if (msg.code === "old_client" && reloadForNewVersion()) return;
+      this.handlers.onFatal(msg.code, msg.message);
       return;
     }
     this.handlers.onMessage(msg);

@@ -1,5 +1,6 @@
 // Inicio: the game's front page. "Continuar partida", Mis partidas, the name, a game against
-// the computer (three levels) or with a friend (por turnos or not), the box for a code (a
+// the computer (three levels) or with a friend (por turnos or not), a table of four
+// ("Jugar en parejas": pairs.js), the box for a code (a
 // rejoin code from another device, or a friend's invitation), and the reading pages.
 
 import { createRoom, rejoin, useCode } from "../lib/api.js";
@@ -8,6 +9,7 @@ import { t } from "../lib/i18n.js";
 import { loadName, loadSession, markFinished, saveName, seatFrom } from "../lib/device.js";
 import { localGameItems, offlineChoice } from "./localgames.js";
 import { continueLine, myGamesSection } from "./mygames.js";
+import { pairsSection } from "./pairs.js";
 import { languageSwitch } from "../ui/language.js";
 
 /** "¿Cómo te llamas?": the name this device remembers (the server says what it accepts). */
@@ -176,6 +178,7 @@ export function inicioScreen(nav, message = null) {
         h("label", { for: "por-turnos" }, h("strong", {}, t("inicio.turns")),
           t("inicio.turns_line"))),
       friendButton),
+    pairsSection(play),
     h("form", { class: "choice code-form", onsubmit: submitCode, "aria-labelledby": "t-codigo" },
       h("h2", { id: "t-codigo" }, t("inicio.code_title")),
       h("label", { for: "codigo" }, t("inicio.code_label")),

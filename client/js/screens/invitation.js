@@ -1,20 +1,24 @@
 // The invitation (/j/<code>): who invites, as the server stored it (never what a link
 // says), the name field, and "Sentarme a la mesa"; an invitation the server does not know
-// is said at once.
+// is said at once. A table of four shows its chairs: who sits where, and the free ones,
+// of which the one who opens the link chooses hers (pairsinvite.js).
 
 import { t } from "../lib/i18n.js";
 import { invitation, joinRoom } from "../lib/api.js";
 import { busy, h, unbusy } from "../lib/dom.js";
 import { seatFrom } from "../lib/device.js";
 import { nameField, readName } from "./inicio.js";
+import { pairsInvitation } from "./pairsinvite.js";
 
-/** Who invites: {host, turns, open, room}, host null when the host gave no name; or
+/** Who invites: {host, turns, open, room, seatCount, seats}, host null when the host gave
+ * no name (`seats`: the chairs of a table of four, [{seat, name, kind, level, free}]); or
  * {error} when the server does not know the invitation or cannot be asked. */
 async function inviterOf(invite) {
   try {
     const answer = await invitation(invite);
     return { host: answer.host || null, turns: Boolean(answer.turns), open: answer.open !== false,
-      room: answer.room || null };
+      room: answer.room || null, seatCount: answer.seat_count || 2,
+      seats: Array.isArray(answer.seats) ? answer.seats : [] };
   } catch (error) {
     return { error };
   }
@@ -60,6 +64,10 @@ export async function invitationScreen(invite, nav) {
   if (mine) {
     nav.game({ ...mine, invite: invite.toUpperCase() }); // and straight there next time
     return null;
+  }
+  if (found.seatCount > 2) {
+    return pairsInvitation(invite, found, { ...nav, ask: () => inviterOf(invite),
+      extras: () => [resumeButton(nav.resume), homeLink(nav)] });
   }
   const { host, turns, open } = found;
   const title = h("h1", {}, host ? t("invite.title_host", { host }) : t("invite.title"));

@@ -1,15 +1,17 @@
 // Mis partidas on Inicio: every seat this device holds, as the server says each game goes
-// (POST /api/my-games: opponent, score, whose turn, how long since the last move), the
+// (POST /api/my-games: who plays each seat, score, whose turn, how long since the last
+// move; a table of four as "con Ana, contra Beto y Caro"), the
 // games that wait for me first; the one "Continuar partida" opens is not listed again. Tapping one opens it; a finished one can be watched again
 // or taken off the list.
 
-import { otherTeam, teamOf } from "../engine/seats.js";
+import { others, otherTeam, partner, rivals, teamOf } from "../engine/seats.js";
 import { myGames } from "../lib/api.js";
 import { announce, capitalize, h } from "../lib/dom.js";
 import { language, t } from "../lib/i18n.js";
 import { forgetSeat, loadSeats } from "../lib/device.js";
 import { pushToggle } from "../ui/push.js";
 import { levelName } from "../ui/texts.js";
+import { listWords, whoSits } from "../ui/chairs.js";
 
 const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
 
@@ -27,8 +29,23 @@ export function agoText(seconds) {
   return ago.format(-Math.floor(days / 30), "month");
 }
 
+/** The seats of the game's table. */
+function seatCountOf(game) {
+  return game.seat_count || game.players?.length || 2;
+}
+
+/** Who plays `seat`, inside a sentence: "Ana", "la computadora (Normal)" ("la computadora"
+ * with no `level`), or someone who has not arrived yet. */
+function playerWords(game, seat, level = true) {
+  const player = game.players?.[seat] || { name: game.names?.[seat] ?? null, kind: "person", level: null };
+  if (!level && player.kind === "computer") return t("games.computer");
+  return whoSits(player);
+}
+
+/** A room of two: the other seat, in words ({title, name}). */
 function opponentWords(game) {
-  const o = game.opponent;
+  const other = others(game.seat, 2)[0];
+  const o = game.players?.[other] || { kind: "person", name: null };
   if (o.kind === "computer") {
     return { title: t("games.vs_computer", { level: levelName(o.level) }), name: t("games.computer") };
   }
@@ -36,8 +53,54 @@ function opponentWords(game) {
   return { title: o.name, name: o.name };
 }
 
+/** A table of four, in words: {partner, rivals ("Beto y Caro"), all (everyone else: "Ana,
+ * Beto y Caro")}. */
+function tableWords(game) {
+  const count = seatCountOf(game);
+  const mate = partner(game.seat, count);
+  return {
+    partner: playerWords(game, mate),
+    rivals: listWords(rivals(game.seat, count).map((s) => playerWords(game, s))),
+    all: listWords(others(game.seat, count).map((s) => playerWords(game, s))),
+  };
+}
+
+/** How the game is named: {title (its line in the list), who (inside "la partida con …"),
+ * name (the other side, where the score is said)}. */
+function gameWords(game) {
+  if (seatCountOf(game) <= 2) {
+    const { title, name } = opponentWords(game);
+    return { title, who: title, name, pairs: false };
+  }
+  const words = tableWords(game);
+  return { title: t("games.pairs_title", { partner: words.partner, rivals: words.rivals }),
+    who: words.all, name: words.all, pairs: true };
+}
+
+/** A table of four: whose turn, in words. */
+function pairsTurnText(game) {
+  const me = game.seat;
+  const count = seatCountOf(game);
+  if (game.status === "waiting") {
+    const missing = (game.names || []).filter((name, seat) => name === null &&
+      game.players?.[seat]?.kind !== "computer").length;
+    return t("games.waiting_pairs", { n: Math.max(1, missing) });
+  }
+  if (game.status === "finished") {
+    if (game.waits_for_me) {
+      const asked = others(me, count).filter((s) => game.rematch?.[s] && game.players?.[s]?.kind !== "computer");
+      return t("games.wants_rematch_pairs", { n: asked.length, names: listWords(asked.map((s) => playerWords(game, s))) });
+    }
+    return game.winner === teamOf(me) ? t("games.finished_won_pairs")
+      : t("games.finished_lost_pairs", { names: tableWords(game).rivals });
+  }
+  if (game.my_turn) return t("games.my_turn");
+  return typeof game.turn === "number" ? t("games.their_turn", { name: playerWords(game, game.turn, false) }) : "";
+}
+
 /** Whose turn, in words: "Te toca", "Le toca a Ana", "Ana quiere la revancha", … */
 export function turnText(game) {
+  if (seatCountOf(game) > 2) return pairsTurnText(game);
   const { name } = opponentWords(game);
   const me = game.seat;
   if (game.status === "waiting") return t("games.waiting");
@@ -66,12 +129,16 @@ export function sortGames(entries) {
  * Te toca", "con Ana · Le toca a Ana", "Esperando a que llegue tu amigo". */
 export function continueLine(game) {
   if (game.status === "waiting") return turnText(game);
+  if (seatCountOf(game) > 2) {
+    const { partner: mate, rivals: them } = tableWords(game);
+    return t("games.continue_line_pairs", { partner: mate, rivals: them, turn: turnText(game) });
+  }
   return t("games.continue_line", { who: opponentWords(game).title, turn: turnText(game) });
 }
 
 /** A game's own buttons under it: its replay, and "Quitar" once finished. */
 function gameActions(seat, game, hooks, redraw) {
-  const { title } = opponentWords(game);
+  const { who } = gameWords(game);
   const extra = [];
   const lastFinished = game.status === "finished" ? game.match : game.match - 1;
   if (game.finished_matches > 0 && lastFinished > 0) {
@@ -79,14 +146,14 @@ function gameActions(seat, game, hooks, redraw) {
       onclick: () => hooks.replay(seat, lastFinished) },
     game.status === "finished" ? t("games.replay") : t("games.replay_last")));
   }
-  const push = pushToggle(seat, game, opponentWords(game).name); // ui/push.js
+  const push = pushToggle(seat, game, gameWords(game).name); // ui/push.js
   if (push) extra.push(push);
   if (game.status === "finished") {
     extra.push(h("button", { type: "button", class: "btn quiet g-forget",
-      "aria-label": t("games.forget_label", { who: title }),
+      "aria-label": t("games.forget_label", { who }),
       onclick: () => {
         forgetSeat(seat.token);
-        announce(t("games.forgotten", { who: title }));
+        announce(t("games.forgotten", { who }));
         redraw();
       } }, t("games.forget")));
   }
@@ -94,13 +161,15 @@ function gameActions(seat, game, hooks, redraw) {
 }
 
 function gameItem(seat, game, hooks, redraw) {
-  const { title } = opponentWords(game);
+  const words = gameWords(game);
+  const title = words.title;
   const mine = teamOf(game.seat); // the scores are a team's (RULES.md 9.4)
   const theirs = otherTeam(mine);
   const turn = turnText(game);
   const when = t(game.moved ? "games.last_move" : "games.started", { ago: agoText(game.last_move_ago) });
-  const score = t("games.score", { mine: game.scores[mine], them: capitalize(opponentWords(game).name),
-    theirs: game.scores[theirs] });
+  const score = words.pairs
+    ? t("games.score_pairs", { mine: game.scores[mine], theirs: game.scores[theirs] })
+    : t("games.score", { mine: game.scores[mine], them: capitalize(words.name), theirs: game.scores[theirs] });
   // no aria-label: what the button shows is what it is called (voice control)
   const open = h("button", { type: "button", class: "btn game-open", "data-room": game.room },
   h("span", { class: "g-line" },
@@ -113,6 +182,7 @@ function gameItem(seat, game, hooks, redraw) {
   open.addEventListener("click", () => hooks.open(seat));
   const extra = gameActions(seat, game, hooks, redraw);
   return h("li", { class: "game", "data-room": game.room, "data-status": game.status,
+    "data-seats": String(seatCountOf(game)),
     "data-waits": String(Boolean(game.waits_for_me)), "data-turns": String(Boolean(game.turns)) },
   open, extra.length ? h("div", { class: "g-actions" }, extra) : null);
 }
