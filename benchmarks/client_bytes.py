@@ -32,6 +32,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from tests.support.srvkit import ServerProc  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+TIMEOUT_MS = 180_000  # a loaded machine (load 10 and more) takes more than Playwright's 30 s
 
 
 def kit_urls() -> list[str]:
@@ -91,6 +92,7 @@ def main() -> None:
                     executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
                 )
                 context = browser.new_context(viewport={"width": 360, "height": 740})
+                context.set_default_timeout(TIMEOUT_MS)
                 page = context.new_page()
                 meter = Meter(page)
                 page.goto(server.base + "/")

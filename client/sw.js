@@ -94,12 +94,17 @@ const KIT = [
 ];
 const PAGE = "/";
 
+/** A language's words: the screens' and the reading pages' (kept: they open offline too). */
+function wordsFiles(words) {
+  return words ? [words, words.replace("/static/i18n/", "/static/i18n/reading/")] : [];
+}
+
 /** Fetches the kit into `cache` (fresh from the server, not the HTTP cache), then the page:
  * one file at a time, at low priority, so that what the page itself asks for meanwhile (a
  * table being opened) never waits behind it. `words`: the catalog of the page's language
  * (client/i18n/), which the offline game speaks. */
 async function keepKit(cache, words = null) {
-  for (const url of [...KIT, ...(words ? [words] : []), PAGE]) {
+  for (const url of [...KIT, ...wordsFiles(words), PAGE]) {
     const answer = await fetch(new Request(url, { cache: "reload", priority: "low" }));
     if (!answer.ok) throw new Error(`${url}: ${answer.status}`);
     await cache.put(url, answer);
@@ -115,9 +120,12 @@ function kitKept(words = null) {
     keeping = (async () => {
       const cache = await caches.open(VERSION);
       if (!(await cache.match(PAGE))) await keepKit(cache, words);
-      else if (words && !(await cache.match(words))) {
-        const answer = await fetch(new Request(words, { cache: "reload", priority: "low" }));
-        if (answer.ok) await cache.put(words, answer);
+      else {
+        for (const url of wordsFiles(words)) {
+          if (await cache.match(url)) continue;
+          const answer = await fetch(new Request(url, { cache: "reload", priority: "low" }));
+          if (answer.ok) await cache.put(url, answer);
+        }
       }
     })().finally(() => {
       keeping = null;

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from server.i18n.browser import browser_parts
+
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = ROOT / "client" / "i18n"
 JS = ROOT / "client" / "js"
@@ -106,3 +108,51 @@ def test_a_spanish_sentence_in_a_module_would_be_found() -> None:
     text = next(g for g in next(LITERAL.finditer(line)).groups() if g is not None)
     assert SENTENCE.search(text)
     assert SPANISH_MARKS.search("¿Por qué no?")
+
+
+def client_names() -> tuple[set[str], set[str]]:
+    """The strings and the key prefixes (`` `card.rank.${rank}` ``) the client's code names:
+    its modules, its pages (``data-i18n``) and the service worker."""
+    used: set[str] = set()
+    prefixes: set[str] = set()
+    for path in [*JS.rglob("*.js"), *(ROOT / "client").glob("*.html"), ROOT / "client" / "sw.js"]:
+        text = code_of(path)
+        for match in LITERAL.finditer(text):
+            used.add(next(g for g in match.groups() if g is not None))
+        prefixes.update(p for p in TEMPLATE_PREFIX.findall(text) if "." in p)
+    return used, prefixes
+
+
+def named_by_the_client(key: str, names: tuple[set[str], set[str]]) -> bool:
+    used, prefixes = names
+    return key in used or any(key.startswith(p) for p in prefixes)
+
+
+@pytest.mark.parametrize("name", ["es-DO.json", "en.json"])
+def test_the_browser_is_sent_every_key_the_client_names_and_no_other(name: str) -> None:
+    """The catalog as the browser fetches it (server/i18n/browser.py): the screens' part
+    holds every text a client module or page names, but the reading pages' (their own part,
+    named by ui/texts.js alone); and no text only the server says (a key sent that no client
+    code names is bytes for nothing, or a key the server lists as its own that the client
+    needs)."""
+    parts = browser_parts(catalog(name))
+    screens, reading = parts["screens"], parts["reading"]
+    names = client_names()
+    named = {k for k in keys(catalog(name)) if named_by_the_client(k, names)}
+    assert sorted(named - set(screens) - set(reading)) == []
+    assert sorted(set(screens) - named) == []
+    assert reading and set(reading) <= named
+    texts_js = code_of(JS / "ui" / "texts.js")
+    for key in reading:
+        users = [p for p in JS.rglob("*.js") if f'"{key}"' in code_of(p)]
+        assert users == [JS / "ui" / "texts.js"], key
+        assert f'"{key}"' in texts_js
+
+
+def test_a_key_the_client_names_that_the_browser_is_not_sent_would_be_found() -> None:
+    """The check above can fail: a module that words a server-only error itself."""
+    names = client_names()
+    assert not named_by_the_client("error.bad_name", names)
+    names[0].add("error.bad_name")
+    assert named_by_the_client("error.bad_name", names)
+    assert "error.bad_name" not in browser_parts(catalog("es-DO.json"))["screens"]

@@ -4,7 +4,7 @@
 // `nav` below, so that none of them imports another's page.
 
 import { rejoin, replay, replayLink } from "./lib/api.js";
-import { loadWords, t, wordsUrl } from "./lib/i18n.js";
+import { loadReading, loadWords, t, wordsUrl } from "./lib/i18n.js";
 import { announce, h } from "./lib/dom.js";
 import {
   clearSession, forgetSeat, loadSeats, loadSession, saveSession, seatForInvite, seatFrom,
@@ -355,7 +355,13 @@ function showInicio(message = null) {
   if (message) announce(message);
 }
 
-function showPage(which) {
+let pageAsked = 0;
+
+/** A reading page, once its words are in (fetched the first time one opens). */
+async function showPage(which) {
+  const asked = ++pageAsked;
+  await loadReading();
+  if (asked !== pageAsked || window.history.state?.casino !== which) return;
   show(which, readingScreen(which, { inicio: leaveReading, page: openPage }));
   focusMain();
 }

@@ -3,10 +3,9 @@
 // starts now, so that its modules load beside the page's and the table is up sooner.
 // lib/localroom.js takes it (window.casinoEarlyEngine) instead of starting its own.
 // And the player's words (issue 28): the catalog of the language chosen on this device (else
-// the browser's first with a catalog, else es-DO) is read at once, so that every module, and
-// whatever runs once the page has loaded, already speaks it (lib/i18n.js takes it as
-// window.casinoWords). It is one small file, kept by the service worker after the first
-// visit; index.html runs this script after the modules are asked for, so they load meanwhile.
+// the browser's first with a catalog, else es-DO) is fetched now, beside the modules, without
+// blocking the page: lib/i18n.js awaits it (casinoWords.ready) before any module that speaks
+// runs. (A <link rel=preload> cannot know the language: it is chosen on the device.)
 (function () {
   try {
     var current = JSON.parse(window.localStorage.getItem("casino.sinConexion") || "null");
@@ -37,12 +36,14 @@
   var wanted = navigator.languages || [navigator.language];
   for (var k = 0; !lang && k < wanted.length; k++) lang = match(wanted[k]);
   lang = lang || tags[0];
+  var words = { lang: lang, data: null, ready: null };
+  window.casinoWords = words;
   try {
-    var request = new XMLHttpRequest();
-    request.open("GET", "/static/i18n/" + lang + ".json", false);
-    request.send();
-    if (request.status === 200) window.casinoWords = { lang: lang, data: JSON.parse(request.responseText) };
+    words.ready = fetch("/static/i18n/" + lang + ".json")
+      .then(function (answer) { return answer.ok ? answer.json() : null; })
+      .then(function (data) { words.data = data; return data; })
+      .catch(function () { return null; }); // lib/i18n.js tries again
   } catch (error) {
-    // offline with nothing kept: lib/i18n.js tries again, or falls back to Spanish
+    words.ready = null;
   }
 })();

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
 from ..i18n import negotiate, words
+from ..i18n.browser import browser_parts, compact
 
 # Revalidate every time: a 304 costs a few bytes and nobody plays with yesterday's code;
 # the service worker is what makes the page open at once.
@@ -49,9 +51,22 @@ class ClientFiles(StaticFiles):
         response.headers["Cache-Control"] = STATIC_CACHE
         return response
 
-    def catalog_response(self, path: Path, stat_result: os.stat_result, scope: Scope) -> Response:
-        """A catalog of the player's words, compact (``compact_catalog``), with its ETag."""
-        body, etag = compact_catalog(path, stat_result)
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        """The reading pages' words of a catalog (``i18n/reading/<tag>.json``: no file of
+        that name, a part of ``i18n/<tag>.json``); every other file as StaticFiles serves it."""
+        reading = READING_PATH.fullmatch(path.replace(os.sep, "/"))
+        if reading and scope["method"] in ("GET", "HEAD"):
+            source = Path(self.directory or ".") / "i18n" / f"{reading.group(1)}.json"
+            if source.is_file():
+                return self.catalog_response(source, source.stat(), scope, "reading")
+        return await super().get_response(path, scope)
+
+    def catalog_response(
+        self, path: Path, stat_result: os.stat_result, scope: Scope, part: str = "screens"
+    ) -> Response:
+        """A part of a catalog as the browser fetches it (``browser_catalog``), with its
+        ETag."""
+        body, etag = browser_catalog(path, stat_result)[part]
         headers = Headers({"etag": etag, "cache-control": STATIC_CACHE})
         if self.is_not_modified(headers, Headers(scope=scope)):
             return NotModifiedResponse(headers)
@@ -74,20 +89,24 @@ class ClientFiles(StaticFiles):
         return Response(body, media_type="application/manifest+json", headers=dict(headers))
 
 
-_compact: dict[tuple[str, int, int], tuple[bytes, str]] = {}
+READING_PATH = re.compile(r"i18n/reading/([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\.json")
+
+_parts: dict[tuple[str, int, int], dict[str, tuple[bytes, str]]] = {}
 
 
-def compact_catalog(path: Path, stat_result: os.stat_result) -> tuple[bytes, str]:
-    """A catalog as the browser needs it (issue 28): the translator's notes (``@key``) and
-    the file's layout left out, the texts as they are. Kept per file version."""
+def browser_catalog(path: Path, stat_result: os.stat_result) -> dict[str, tuple[bytes, str]]:
+    """A catalog's parts as the browser fetches them (server/i18n/browser.py: the texts of
+    the screens, and the reading pages'), compact, each with its ETag. Built once per file
+    version."""
     key = (str(path), stat_result.st_mtime_ns, stat_result.st_size)
-    found = _compact.get(key)
+    found = _parts.get(key)
     if found is None:
         data = json.loads(path.read_text(encoding="utf-8"))
-        words = {k: v for k, v in data.items() if not k.startswith("@") or k == "@@locale"}
-        body = json.dumps(words, ensure_ascii=False, separators=(",", ":")).encode()
-        found = body, '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
-        _compact[key] = found
+        found = {}
+        for part, words in browser_parts(data).items():
+            body = compact(words)
+            found[part] = body, '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+        _parts[key] = found
     return found
 
 

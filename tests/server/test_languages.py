@@ -205,21 +205,40 @@ async def test_a_lang_that_is_not_a_tag_is_bad_input(server: ServerProc) -> None
         await client.close()
 
 
-async def test_the_browser_gets_each_catalog_compact_without_the_notes() -> None:
+async def test_the_browser_gets_each_catalog_in_two_compact_parts_without_the_notes() -> None:
+    """/static/i18n/<tag>.json: the screens' texts (no notes, no texts only the server says,
+    no reading pages); /static/i18n/reading/<tag>.json: the reading pages'. Together they
+    hold every text the browser uses once, in the file's words."""
     app = Starlette(routes=[Mount("/static", ClientFiles(directory=CATALOGS.parent))])
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://casino") as client:
         for lang in languages():
-            r = await client.get(f"/static/i18n/{lang}.json")
-            assert r.status_code == 200
-            assert r.headers["content-type"].startswith("application/json")
-            served = r.json()
-            words = {k: v for k, v in catalog(lang).items() if not k.startswith("@")}
-            assert {k: v for k, v in served.items() if k != "@@locale"} == words
-            assert served["@@locale"] == lang and "\n" not in r.text
-            assert not any(k.startswith("@") for k in served if k != "@@locale")
-            again = await client.get(r.url, headers={"If-None-Match": r.headers["etag"]})
-            assert again.status_code == 304
+            full = catalog(lang)
+            parts = {}
+            for part, url in (
+                ("screens", f"/static/i18n/{lang}.json"),
+                ("reading", f"/static/i18n/reading/{lang}.json"),
+            ):
+                r = await client.get(url)
+                assert r.status_code == 200, url
+                assert r.headers["content-type"].startswith("application/json")
+                assert "\n" not in r.text  # no layout
+                parts[part] = r.json()
+                assert all(full[k] == v for k, v in parts[part].items()), url
+                again = await client.get(r.url, headers={"If-None-Match": r.headers["etag"]})
+                assert again.status_code == 304
+            screens, reading = parts["screens"], parts["reading"]
+            assert set(reading) == {"pages.how_to_play.html", "pages.about.html"}
+            assert not set(screens) & set(reading)
+            assert not any(k.startswith("@") for k in screens)
+            # what only the server says stays on the server...
+            assert "error.bad_name" not in screens and "push.turn.title" not in screens
+            assert "manifest.name" not in screens and "page.home" not in screens
+            # ... but what the offline game and the offline page say is there
+            assert "error.not_your_turn" in screens and "offline.heading" in screens
+            assert "push.offer" in screens and "page.title" in screens
+        # a language there is no catalog of
+        assert (await client.get("/static/i18n/reading/fr.json")).status_code == 404
 
 
 def test_pushes_are_worded_in_the_seats_language() -> None:

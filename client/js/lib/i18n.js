@@ -1,7 +1,7 @@
 // The player's words (issue 28): every text a person sees or hears comes from the catalog of
 // the language in use, client/i18n/<tag>.json (plain data a translator works with, shared
 // with the server, which words its errors and pushes from the same files). Only that
-// catalog is fetched. The language: the one chosen on this device (Inicio, the Menú), else
+// catalog is fetched (its screens' texts; the reading pages' when one opens). The language: the one chosen on this device (Inicio, the Menú), else
 // the first of `navigator.languages` there is a catalog of, else Spanish (es-DO). The tags
 // there are catalogs of are listed in index.html (<meta name="languages">): a third language
 // is a file and a word there, not a code change.
@@ -68,8 +68,8 @@ export function languageName(tag) {
 /** Fetches the catalog of `tag` and speaks it (<html lang> too); Spanish if it cannot be
  * had. */
 export async function loadWords(tag = chosenLanguage()) {
-  const early = /** @type {any} */ (window).casinoWords; // read by early.js before the modules ran
-  if (early && early.lang === tag) {
+  const early = /** @type {any} */ (window).casinoWords; // asked for by early.js
+  if (early && early.lang === tag && early.data) {
     use(tag, early.data);
     return;
   }
@@ -90,10 +90,32 @@ export function wordsUrl() {
   return `/static/i18n/${current}.json`;
 }
 
+function readingUrl() {
+  return `/static/i18n/reading/${current}.json`;
+}
+
+/** @type {Promise<boolean> | null} */
+let reading = null;
+
+/** Fetches the reading pages' words into the catalog, once (a failure: again next time). */
+export function loadReading() {
+  const url = readingUrl();
+  reading ||= fetch(url).then((answer) => (answer.ok ? answer.json() : null)).then((data) => {
+    if (!data || url !== readingUrl()) return false;
+    catalog = { ...catalog, ...data };
+    return true;
+  }).catch(() => false).then((done) => {
+    if (!done) reading = null;
+    return done;
+  });
+  return reading;
+}
+
 /** Speaks `lang` with `data` (its catalog). */
 export function use(lang, data) {
   current = lang;
   catalog = data;
+  reading = null;
   rules = new Intl.PluralRules(lang);
   numbers = new Intl.NumberFormat(lang);
   document.documentElement.lang = lang;
@@ -157,6 +179,7 @@ export function duration(n, unit) {
   return new Intl.NumberFormat(current, { style: "unit", unit, unitDisplay: "long" }).format(n);
 }
 
-// the catalog early.js read before any module ran: spoken from the start
-const early = /** @type {any} */ (window).casinoWords;
+// the catalog early.js asked for: every module that imports this one waits for it
+const early = /** @type {any} */ (typeof window === "object" ? window : {}).casinoWords;
+if (early && early.ready) await early.ready;
 if (early && early.data) use(early.lang, early.data);

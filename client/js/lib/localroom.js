@@ -14,6 +14,10 @@ import { others, seatsOf } from "../engine/seats.js";
 
 export const WORKER_URL = "/static/js/play/worker.js";
 const ME = 0;
+// the server's errors the offline game words (named: server/i18n/browser.py sends these)
+const OFFLINE_ERRORS = {
+  not_your_turn: "error.not_your_turn", match_over: "error.match_over", bad_request: "error.bad_request",
+};
 const MAX_THINK_MS = 700; // the computer's pause before its move (never longer than the Menú's speed)
 
 /** The engine worker, answering `{id, op, ...}` with `{id, ...}` as promises. */
@@ -194,10 +198,10 @@ export class LocalRoom {
     const answer = await this.ask({ op: "game_play", move: msg.move, seat: ME, viewer: ME });
     if (!answer) return;
     if (answer.error) {
-      const rules = answer.code === "not_your_turn" || answer.code === "match_over" || answer.code === "bad_request";
+      const rules = Object.hasOwn(OFFLINE_ERRORS, answer.code);
       // the engine words its refusals in Spanish (naming the cards); another language gets
       // the catalog's words for the same code, as from the server
-      const key = rules ? `error.${answer.code}` : `reason.${answer.code}`;
+      const key = rules ? OFFLINE_ERRORS[answer.code] : `reason.${answer.code}`;
       const message = language().startsWith("es") || !has(key) ? answer.error : t(key);
       this.handlers.onMessage({ type: "error", code: rules ? answer.code : "illegal",
         ...(rules ? {} : { reason: answer.code }), message, id: msg.id });

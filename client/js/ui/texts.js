@@ -1,17 +1,25 @@
 // The two reading pages (how to play: the rule book told simply; what the casino is), from
 // the catalog of the language in use as HTML written by us (nothing here comes from
-// players); the computer's level names.
+// players; fetched apart: lib/i18n.js loadReading); the computer's level names.
 
-import { t } from "../lib/i18n.js";
+import { has, t } from "../lib/i18n.js";
 
 /** "Cómo se juega", as HTML (the catalog's pages.how_to_play.html). */
 export function howToPlay() {
-  return t("pages.how_to_play.html");
+  return reading("pages.how_to_play.html");
 }
 
 /** "Sobre el casino", as HTML (the catalog's pages.about.html). */
 export function aboutCasino() {
-  return t("pages.about.html");
+  return reading("pages.about.html");
+}
+
+/** A reading page's HTML, or that it could not be had. */
+function reading(key) {
+  if (has(key)) return t(key);
+  const line = document.createElement("p");
+  line.textContent = t("api.network");
+  return line.outerHTML;
 }
 
 /** The computer's level as a player reads it ("Fácil", "Easy"). */

@@ -3,7 +3,7 @@
 // (the watch link), "Seguir en otro dispositivo" (a one-time rejoin link and code), "Cómo
 // se juega" and "¿Salir de la mesa?" (the phone's Back).
 
-import { t } from "../../lib/i18n.js";
+import { loadReading, t } from "../../lib/i18n.js";
 import { languageSwitch } from "../../ui/language.js";
 import { newRejoinCode } from "../../lib/api.js";
 import { announce, h, openDialog, reducedMotion } from "../../lib/dom.js";
@@ -146,7 +146,8 @@ export function openWatchInvite(g) {
   });
 }
 
-export function openHelp(g) {
+export async function openHelp(g) {
+  await loadReading(); // the reading pages' words, fetched the first time
   openDialog({ title: t("pages.how_to_play"), className: "help", body: h("div", { class: "prose", html: howToPlay() }),
     onClose: () => refocus(g) });
 }
