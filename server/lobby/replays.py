@@ -40,6 +40,7 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
         "mode": stored.mode,
         "level": stored.level,
         "kinds": ["person" if level is None else "computer" for level in stored.computers],
+        "levels": list(stored.computers),  # per seat: a computer chair's level, else None
         "winner": match.winner,
         "scores": list(match.scores),
         "categories": CATEGORIES_ES,
