@@ -80,11 +80,8 @@ function pushButton(token, label, className, describedBy, say, state = W.yesNo) 
 function withPeople(view) {
   // a friend's chair even while the computer plays it (the computer's own chair is named
   // "Computadora" by the server: screens/mesa/names.js personChair)
-  if (view.players) {
-    return view.players.some((player, seat) => seat !== view.seat &&
-      (player.kind === "person" || (Boolean(view.names?.[seat]) && view.names[seat] !== "Computadora")));
-  }
-  return view.opponent?.kind !== "computer"; // a server before the seats-as-lists view
+  return view.players.some((player, seat) => seat !== view.seat &&
+    (player.kind === "person" || (Boolean(view.names?.[seat]) && view.names[seat] !== "Computadora")));
 }
 
 /** The Menú's switch of an online friend game, with its note (null where pushes cannot be). */

@@ -9,8 +9,7 @@ import { nextSeat, others, partner, rivals, teamOf } from "../../engine/seats.js
 
 /** How many seats the table has (2 or 4). */
 export function seatCount(view) {
-  // a server older than the seats-as-lists view (issue 27) sent neither: a room of two
-  return view.seat_count ?? view.hand_sizes?.length ?? view.names?.length ?? 2;
+  return view.seat_count ?? view.hand_sizes.length;
 }
 
 export function isFour(view) {
@@ -19,10 +18,7 @@ export function isFour(view) {
 
 /** Who plays `seat` now: {kind: "person"|"computer", level}. */
 export function playerAt(view, seat) {
-  if (view.players?.[seat]) return view.players[seat];
-  // the view before issue 27 (one `opponent`): read as the list it became
-  if (seat !== view.seat && view.opponent) return view.opponent;
-  return { kind: "person", level: null };
+  return view.players[seat];
 }
 
 // a computer's own chair is named so by the server (server/rooms/views.py COMPUTER_NAME; no
@@ -36,15 +32,12 @@ export function personChair(view, seat) {
   const player = playerAt(view, seat);
   if (player.kind !== "computer") return true;
   if (player.chair) return player.chair === "friend"; // when the view says whose chair it is
-  // a view before issue 27: its `opponent` said "computer" only of the computer's own chair
-  if (!view.players) return false;
   return Boolean(view.names?.[seat]) && view.names[seat] !== COMPUTER_NAME;
 }
 
 /** How many cards `seat` holds. */
 export function handSizeOf(view, seat) {
-  if (view.hand_sizes) return view.hand_sizes[seat];
-  return seat === view.seat ? view.hand.length : view.opponent_hand_size ?? 0;
+  return view.hand_sizes[seat];
 }
 
 /** Where `seat` sits as this seat sees the table: "me", "partner" (across), "right" (plays
