@@ -220,8 +220,20 @@ def test_the_table_of_four_in_english(make_player: MakePlayer) -> None:
     seats = around(page)
     assert [s["name"] for s in seats.values()] == ["On your left", "Your partner", "On your right"]
     assert "other team" in seats["left"]["text"] and "your team" in seats["partner"]["text"]
+    # every turn line drawn while the others play (each render, seen by an observer)
+    page.evaluate(
+        """() => { window.turnLines = [];
+             new MutationObserver(() => {
+               const line = document.querySelector('.mesa .turn')?.textContent;
+               if (line && window.turnLines.at(-1) !== line) window.turnLines.push(line);
+             }).observe(document.body, {childList: true, subtree: true, characterData: true}); }"""
+    )
     play_turn_by_clicks(page, keyboard=False)
     page.wait_for_function(TURN_OR_SHEET)
+    lines = page.evaluate("() => window.turnLines")
+    others = [line for line in lines if line != "Your turn to play"]
+    assert others and all(line.startswith("Now playing: ") for line in others), lines
+    assert not any("'s turn" in line for line in lines), lines
     said = page.locator(".recent-plays li").all_inner_texts()
     assert [s.split(" played")[0].split(" trailed")[0] for s in said] == [
         "The computer on your right",

@@ -132,5 +132,7 @@ export function turnWords(view) {
   if (!view) return "";
   if (view.status === "waiting") return t("turn.waiting");
   if (view.status === "finished") return t("turn.over");
-  return view.turn === view.seat ? t("turn.mine") : t("turn.theirs", { name: seatName(view, view.turn) });
+  if (view.turn === view.seat) return t("turn.mine");
+  // at four "the computer on your left's turn" reads heavily: "Now playing: …"
+  return t(isFour(view) ? "turn.theirs_four" : "turn.theirs", { name: seatName(view, view.turn) });
 }

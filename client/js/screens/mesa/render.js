@@ -166,7 +166,7 @@ function mesa(g) {
   }
   const turn = h("p", { class: "turn" + (my ? " mine" : ""), "data-turn": my ? "me" : "them",
     "data-turn-seat": String(v.turn) },
-  won ?? (my ? t("mesa.play_now") : t("mesa.their_turn",
+  won ?? (my ? t("mesa.play_now") : t(four ? "mesa.their_turn_four" : "mesa.their_turn",
     { name: seatName(v, v.turn === v.seat ? opponentSeat(v) : v.turn) })));
   const status = h("div", { class: "status-lines" }, last, turn,
     g.sel.error ? h("p", { class: "error-line" }, g.sel.error) : null,
