@@ -76,8 +76,8 @@ def test_the_replay_of_a_match_of_four(
         ["3", "Computadora 4 (Fácil)"],
     ]
     # seat 0 at the foot, its partner across, seat 3 on the left and seat 1 on the right
-    x = {
-        seat: page.locator(f".r-seat[data-seat='{seat}']").bounding_box() or {} for seat in range(4)
+    x: dict[int, Any] = {
+        seat: page.locator(f".r-seat[data-seat='{seat}']").bounding_box() for seat in range(4)
     }
     assert x[2]["y"] < x[3]["y"] + 1 and x[3]["y"] < x[0]["y"] and x[1]["y"] < x[0]["y"]
     assert x[3]["x"] < x[1]["x"]
