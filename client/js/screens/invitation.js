@@ -4,11 +4,10 @@
 // of which the one who opens the link chooses hers (pairsinvite.js).
 
 import { t } from "../lib/i18n.js";
-import { invitation, joinRoom } from "../lib/api.js";
-import { busy, h, unbusy } from "../lib/dom.js";
-import { seatFrom } from "../lib/device.js";
-import { nameField, readName } from "./inicio.js";
-import { pairsInvitation } from "./pairsinvite.js";
+import { invitation } from "../lib/api.js";
+import { h } from "../lib/dom.js";
+import { nameField } from "./inicio.js";
+import { pairsInvitation, sitDown } from "./pairsinvite.js";
 
 /** Who invites: {host, turns, open, room, seatCount, seats}, host null when the host gave
  * no name (`seats`: the chairs of a table of four, [{seat, name, kind, level, free}]); or
@@ -87,20 +86,9 @@ export async function invitationScreen(invite, nav) {
   const onsubmit = async (event) => {
     event.preventDefault();
     if (button.getAttribute("aria-disabled")) return;
-    const field = document.getElementById("nombre-invitado");
-    if (!(field?.value || "").trim() && ask.hidden) {
-      ask.textContent = host ? t("invite.ask_host", { host }) : t("invite.ask");
-      ask.hidden = false;
-      field?.focus();
-      return;
-    }
-    busy(button, t("invite.entering"));
     try {
-      const name = readName("nombre-invitado");
-      const seat = await joinRoom(invite, name || undefined);
-      nav.game(seatFrom(seat, { mode: "friend", invited: true, invite: invite.toUpperCase() }));
+      await sitDown(invite, undefined, host, ask, button, nav);
     } catch (error) {
-      unbusy(button);
       status.textContent = error.message;
       status.hidden = false;
     }

@@ -102,6 +102,32 @@ function fullPage(title, extras) {
  * invitationScreen, with ask() (the invitation asked for again) and extras() (the links
  * under the page).
  */
+/**
+ * The invited friend sits down: asked once for a name when none was written (then nothing
+ * else happens: the next tap goes on), else joins the table (in `seat`: the chair chosen, or
+ * undefined: the free one) and opens it. An error is thrown once the button is released.
+ * @param {string} invite @param {number|undefined} seat @param {string|null} host
+ * @param {HTMLElement} ask @param {HTMLElement} button @param {any} nav
+ */
+export async function sitDown(invite, seat, host, ask, button, nav) {
+  const field = /** @type {HTMLInputElement|null} */ (document.getElementById("nombre-invitado"));
+  if (!(field?.value || "").trim() && ask.hidden) {
+    ask.textContent = host ? t("invite.ask_host", { host }) : t("invite.ask");
+    ask.hidden = false;
+    field?.focus();
+    return;
+  }
+  busy(button, t("invite.entering"));
+  try {
+    const name = readName("nombre-invitado");
+    const answer = await joinRoom(invite, name || undefined, seat);
+    nav.game(seatFrom(answer, { mode: "friend", invited: true, invite: invite.toUpperCase() }));
+  } catch (error) {
+    unbusy(button);
+    throw error;
+  }
+}
+
 export function pairsInvitation(invite, found, nav) {
   const { host, turns } = found;
   const title = h("h1", {}, host ? t("invite.pairs_title_host", { host }) : t("invite.pairs_title"));
@@ -150,20 +176,9 @@ export function pairsInvitation(invite, found, nav) {
       picture.querySelector("input[name=silla]")?.focus();
       return;
     }
-    const field = document.getElementById("nombre-invitado");
-    if (!(field?.value || "").trim() && ask.hidden) {
-      ask.textContent = host ? t("invite.ask_host", { host }) : t("invite.ask");
-      ask.hidden = false;
-      field?.focus();
-      return;
-    }
-    busy(button, t("invite.entering"));
     try {
-      const name = readName("nombre-invitado");
-      const answer = await joinRoom(invite, name || undefined, seat);
-      nav.game(seatFrom(answer, { mode: "friend", invited: true, invite: invite.toUpperCase() }));
+      await sitDown(invite, seat, host, ask, button, nav);
     } catch (error) {
-      unbusy(button);
       if (error.code === "seat_taken") await again(t("invite.seat_taken"));
       else if (error.code === "room_full") page.replaceWith(fullPage(title, nav.extras()));
       else say(error.message);
