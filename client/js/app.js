@@ -499,10 +499,14 @@ boot();
 // the service worker keeps the client's files for a quick start and an offline page, and,
 // once the first screen is up and the page idle, what offline play needs
 if ("serviceWorker" in navigator && window.isSecureContext) {
-  window.addEventListener("load", () => {
+  const keepFiles = () => {
     navigator.serviceWorker.register("/sw.js").catch(() => {
       // not available (private mode, old browser): the game works the same without it
     });
     navigator.serviceWorker.ready.then(() => whenIdle(kitWhenIdle)).catch(() => undefined);
-  });
+  };
+  // this module waited for the words above: the page may have loaded meanwhile (a slow
+  // catalog on a busy phone), and a "load" listener added now would never run
+  if (document.readyState === "complete") keepFiles();
+  else window.addEventListener("load", keepFiles);
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from playwright.sync_api import Route
 
 from tests.browser.test_english import assert_only
 from tests.browser.test_offline import KIT_SAID
@@ -51,3 +52,23 @@ def test_the_reading_pages_open_offline_once_the_kit_is_kept(make_player: MakePl
     page.wait_for_selector(".page.reading h1:text('About casino')")
     assert len(page.locator(".page.reading").inner_text()) > 500
     assert_only(cousin, "en")
+
+
+def test_words_that_come_after_the_page_loaded_still_keep_the_offline_kit(
+    make_player: MakePlayer,
+) -> None:
+    """The app's modules wait for the words (lib/i18n.js): a catalog slower than the page's
+    own load (a busy phone) must not leave the service worker unregistered and the offline
+    kit never asked for (a "load" listener added after the load never runs)."""
+    slow = make_player()
+    page = slow.page
+    held: list[Route] = []
+    page.route("**/static/i18n/es-DO.json", lambda route: held.append(route))  # answered below
+    slow.goto("/")  # returns once the page has loaded: the words are still on their way
+    assert page.evaluate("document.readyState") == "complete"
+    assert page.locator("main[data-screen='inicio']").count() == 0
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector("main[data-screen='inicio']")
+    page.wait_for_selector(KIT_SAID, state="attached", timeout=60_000)
+    assert page.evaluate("async () => Boolean(await navigator.serviceWorker.getRegistration())")
