@@ -11,6 +11,7 @@ import orjson
 
 from ..ai import LEVELS
 from ..engine import EngineError, Move
+from ..engine.seats import SEAT_COUNTS
 from .errors import ProtocolError
 
 MAX_ID = 64
@@ -165,7 +166,7 @@ def _version_field(data: dict[str, Any]) -> int:
 
 def _seat_field(data: dict[str, Any], name: str = "seat") -> int:
     value = data.get(name)
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < max(SEAT_COUNTS):
         raise ProtocolError("bad_seat")
     return value
 
