@@ -351,12 +351,16 @@ def check_move(position: Position, move: Move) -> tuple[Table, int, bool]:
     if position.hand_over:
         raise IllegalMove("hand_over", "La mano ya terminó.")
     if card not in position.hands[seat]:
-        raise IllegalMove("not_in_hand", f"No tienes {short_es(card)} en la mano.")
+        raise IllegalMove(
+            "not_in_hand", f"No tienes {short_es(card)} en la mano.", {"card": card.code}
+        )
     table = table_of(position)
     mask = table.mask_of(move.take)
     if mask is None:
         missing = sorted(item for item in move.take if item not in table.bit_of)
-        raise IllegalMove("not_on_table", f"En la mesa no hay {', '.join(missing)}.")
+        raise IllegalMove(
+            "not_on_table", f"En la mesa no hay {', '.join(missing)}.", {"items": missing}
+        )
     if move.kind == "trail":
         if not may_trail(table, card, seat):
             raise _trail_error(position, card)
@@ -574,9 +578,12 @@ def _trail_error(position: Position, card: Card) -> IllegalMove:
             "No puedes echar una carta mientras tengas un montón en la mesa: "
             "llévatelo o construye.",
         )
+    table = table_of(position)
+    pair = table.cards[_lowest(table.rank_mask(card.rank))]  # the first on the table
     return IllegalMove(
         "trail_pairs",
         f"No puedes echar {short_es(card)}: hace pareja con {short_es(card)} de la mesa.",
+        {"card": card.code, "pair": pair.code},
     )
 
 
@@ -592,11 +599,13 @@ def _capture_error(table: Table, card: Card, mask: int) -> IllegalMove:
             "capture_must_take",
             f"Con {short_es(card)} tienes que llevarte también {names}: "
             "las parejas y los montones de su valor siempre se llevan.",
+            {"card": card.code, "items": [_item(table, bit) for bit in _bits(missing)]},
         )
     return IllegalMove(
         "capture_bad_sum",
         f"Con {short_es(card)} solo te llevas parejas, montones de {value} "
         f"y cartas que sumen {value}.",
+        {"card": card.code, "value": value},
     )
 
 
@@ -620,6 +629,7 @@ def _build_error(
         return IllegalMove(
             "build_no_card",
             f"Para hacer un montón de {value} tienes que quedarte con {need} en la mano.",
+            {"value": value},
         )
     held = {c.capture_value for c in rest}
     for j, pile in enumerate(table.piles):
@@ -628,9 +638,12 @@ def _build_error(
             return IllegalMove(
                 "build_strands_pile",
                 f"No puedes dejar tu montón de {pile.value} sin carta para llevártelo.",
+                {"value": pile.value},
             )
     return IllegalMove(
-        "build_invalid", f"Con esas cartas no se hace un montón de {value_es(value)}."
+        "build_invalid",
+        f"Con esas cartas no se hace un montón de {value_es(value)}.",
+        {"value": value},
     )
 
 
@@ -641,6 +654,18 @@ def _bits(mask: int) -> Iterator[int]:
             yield i
         mask >>= 1
         i += 1
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _item(table: Table, index: int) -> str | int:
+    """A table item as a refusal's arguments name it: a card by its code, a pile by its
+    value."""
+    if index < table.n:
+        return table.cards[index].code
+    return table.piles[index - table.n].value
 
 
 def _item_es(table: Table, index: int) -> str:

@@ -42,7 +42,7 @@ function stepJSON(step) {
 
 /** @param {unknown} exc */
 function failure(exc) {
-  if (exc instanceof IllegalMove) return { error: exc.message, code: exc.code, type: "IllegalMove" };
+  if (exc instanceof IllegalMove) return { error: exc.message, code: exc.code, args: exc.args, type: "IllegalMove" };
   if (exc instanceof EngineError) return { error: exc.message, type: exc.constructor.name };
   throw exc;
 }

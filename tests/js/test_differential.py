@@ -2,8 +2,9 @@
 strategies.py) and every position of seeded random matches, asked of both oracles. The
 same legal moves in the same order, the same position after every move (pile ids, card
 order, everything: the answers must be the same JSON), the same results at the end of a
-hand, the same refusals (with the same Spanish message) for moves that are not allowed,
-and the same Fácil."""
+hand, the same refusals (with the same Spanish message, and the same reason code and
+arguments, which the catalogs word for players) for moves that are not allowed, and the same
+Fácil."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.engine import Position, legal_moves
+from server.engine import IllegalMove, Move, Position, legal_moves, play_step
 from tests.engine.oracles import Oracle, ask_both
 from tests.engine.strategies import deterministic, game_positions, small_positions
 
@@ -48,6 +49,33 @@ def any_move(position: Position, data: st.DataObject) -> dict[str, Any]:
     return move
 
 
+def refusal(position: Position, move: dict[str, Any]) -> dict[str, Any] | None:
+    """The server engine's refusal of ``move`` as the harness shows the browser's: its
+    message, code and arguments (as JSON); None for a move it plays."""
+    try:
+        play_step(position, Move.from_json(move))
+    except IllegalMove as exc:
+        args = json.loads(json.dumps(exc.reason_args))
+        return {"error": exc.message, "code": exc.code, "args": args, "type": "IllegalMove"}
+    return None
+
+
+def same_refusals(js: Oracle, position: Position, moves: list[dict[str, Any]]) -> int:
+    """Each move refused by both engines with the same code and arguments, or by neither;
+    returns how many were refused."""
+    raw = position.to_json()
+    details = js.ask_many([{"op": "step", "position": raw, "move": m} for m in moves])
+    refused = 0
+    for move, detail in zip(moves, details, strict=True):
+        mine = refusal(position, move)
+        if mine is None:
+            assert "error" not in detail, (move, detail)
+            continue
+        refused += 1
+        assert detail == mine, f"the engines word {json.dumps(move)} apart:\n{mine}\n{detail}"
+    return refused
+
+
 def plays(position: Position, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
     raw = position.to_json()
     return [{"op": "play", "position": raw, "move": move} for move in moves]
@@ -56,7 +84,7 @@ def plays(position: Position, moves: list[dict[str, Any]]) -> list[dict[str, Any
 @FAST
 @given(small_positions(), st.data())
 def test_small_positions_the_same_in_both_engines(
-    py_oracle: Oracle, js_oracle: Oracle, position: Position, data: st.DataObject
+    py_oracle: Oracle, js_oracle: Oracle, js: Oracle, position: Position, data: st.DataObject
 ) -> None:
     raw = position.to_json()
     listed = [m.to_json() for m in legal_moves(position)]
@@ -70,6 +98,8 @@ def test_small_positions_the_same_in_both_engines(
     refusals = answers[-1 - len(drawn) : -1]
     for move, answer in zip(drawn, refusals, strict=True):
         assert ("error" in answer) == (move not in listed)
+    # the same reason and arguments (a card, the items a capture must also take, a value)
+    same_refusals(js, position, drawn)
 
 
 @WALKS
@@ -127,7 +157,7 @@ def test_every_position_of_seeded_matches_the_same_in_both_engines(
 @FAST
 @given(small_positions(seat_count=4), st.data())
 def test_small_four_player_positions_the_same_in_both_engines(
-    py_oracle: Oracle, js_oracle: Oracle, position: Position, data: st.DataObject
+    py_oracle: Oracle, js_oracle: Oracle, js: Oracle, position: Position, data: st.DataObject
 ) -> None:
     raw = position.to_json()
     listed = [m.to_json() for m in legal_moves(position)]
@@ -140,6 +170,8 @@ def test_small_four_player_positions_the_same_in_both_engines(
     refusals = answers[-1 - len(drawn) : -1]
     for move, answer in zip(drawn, refusals, strict=True):
         assert ("error" in answer) == (move not in listed)
+    # the same reason and arguments (a card, the items a capture must also take, a value)
+    same_refusals(js, position, drawn)
 
 
 @WALKS

@@ -16,6 +16,7 @@ import pytest
 
 from server.engine import Card, Move, NotationError, Position
 from tests.engine.oracles import Oracle
+from tests.js.test_differential import refusal
 from tests.engine.test_scenarios import (
     SCENARIOS,
     assert_position_matches,
@@ -110,6 +111,7 @@ def test_scenario_in_both_engines(
         answer = both(py_oracle, js_oracle, request)
         detail = js.ask({"op": "step", "position": raw, "move": entry["move"]})
         assert detail["type"] == "IllegalMove" and detail["code"] == entry["error"]
+        assert detail == refusal(position, entry["move"])  # the same code and arguments
         assert answer == {"error": detail["error"]}
         assert detail["error"] == entry.get("message", detail["error"])
     for code, expected in scenario.get("llevarte", {}).items():
@@ -132,6 +134,7 @@ def test_scenario_in_both_engines(
         detail = js.ask({"op": "step", "position": raw, "move": scenario["play"]})
         if "error" in scenario:
             assert detail["code"] == scenario["error"]
+            assert detail == refusal(position, scenario["play"])
             assert answer == {"error": detail["error"]}
             assert detail["error"] == scenario.get("message", detail["error"])
         else:

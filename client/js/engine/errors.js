@@ -17,15 +17,21 @@ export class InvalidMove extends NotationError {}
 
 /**
  * A well-formed move that the rules do not allow in this position: `code` is a stable
- * machine-readable reason, `message` a short Spanish explanation a player can read.
+ * machine-readable reason and `args` its arguments (`{card: "10d"}`, `{value: 8}`,
+ * `{items: ["5h", 5]}`: a card as its NOTATION code, a pile as its value), which the
+ * catalogs word (`reason.<code>`, ui/reasons.js) in the player's language; the server's
+ * engine gives the same code and arguments for the same refusal. `message` is a short
+ * Spanish explanation for developers (the rules oracle's answer, NOTATION.md).
  */
 export class IllegalMove extends EngineError {
   /**
    * @param {string} code
    * @param {string} message
+   * @param {Record<string, unknown>} [args]
    */
-  constructor(code, message) {
+  constructor(code, message, args = {}) {
     super(message);
     this.code = code;
+    this.args = args;
   }
 }

@@ -430,16 +430,16 @@ export function checkMove(position, move) {
   const card = move.card;
   if (position.handOver) throw new IllegalMove("hand_over", "La mano ya terminó.");
   if (!position.hands[seat].includes(card)) {
-    throw new IllegalMove("not_in_hand", `No tienes ${shortEs(card)} en la mano.`);
+    throw new IllegalMove("not_in_hand", `No tienes ${shortEs(card)} en la mano.`, { card: card.code });
   }
   const table = new Table(position.cards, position.piles);
   const mask = table.maskOf(move.take);
   if (mask === null) {
     const missing = move.take.filter((item) => !table.bitOf.has(item)).sort(compareStr);
-    throw new IllegalMove("not_on_table", `En la mesa no hay ${missing.join(", ")}.`);
+    throw new IllegalMove("not_on_table", `En la mesa no hay ${missing.join(", ")}.`, { items: missing });
   }
   if (move.kind === "trail") {
-    if (!mayTrail(table, card, seat)) throw trailError(position, card);
+    if (!mayTrail(table, card, seat)) throw trailError(position, table, card);
     return [table, 0, false];
   }
   if (move.kind === "capture") {

@@ -1,5 +1,6 @@
-// The Spanish explanations of a refused move (server/engine/moves.py, the end of it): a code
-// a program can read and a sentence a player can, naming cards by their rank.
+// The explanations of a refused move (server/engine/moves.py, the end of it): a code and its
+// arguments, which the catalogs word for a player (ui/reasons.js), and a Spanish sentence for
+// developers (the rules oracle's answer), naming cards by their rank.
 
 import { MAX_VALUE } from "./cards.js";
 import { IllegalMove } from "./errors.js";
@@ -21,17 +22,20 @@ export function valueEs(value) {
   return value === MAX_VALUE ? "14 (con un as)" : String(value);
 }
 
-/** @param {Position} position @param {Card} card */
-export function trailError(position, card) {
+/** @param {Position} position @param {Table} table @param {Card} card */
+export function trailError(position, table, card) {
   if (position.piles.some((pile) => pile.owner === position.turn)) {
     return new IllegalMove(
       "trail_owns_pile",
       "No puedes echar una carta mientras tengas un montón en la mesa: llévatelo o construye.",
     );
   }
+  const mask = table.rankMask(card.rank);
+  const pair = table.cards[31 - Math.clz32(mask & -mask)]; // the first on the table
   return new IllegalMove(
     "trail_pairs",
     `No puedes echar ${shortEs(card)}: hace pareja con ${shortEs(card)} de la mesa.`,
+    { card: card.code, pair: pair.code },
   );
 }
 
@@ -42,16 +46,24 @@ export function captureError(table, card, mask) {
   const missing = (table.rankMask(card.rank) | table.pilesOfValue(value)) & ~mask;
   if (missing) {
     const names = [];
-    for (let i = 0; i < table.items.length; i++) if ((missing >> i) & 1) names.push(itemEs(table, i));
+    const items = [];
+    for (let i = 0; i < table.items.length; i++) {
+      if ((missing >> i) & 1) {
+        names.push(itemEs(table, i));
+        items.push(item(table, i));
+      }
+    }
     return new IllegalMove(
       "capture_must_take",
       `Con ${shortEs(card)} tienes que llevarte también ${names.join(", ")}: ` +
         "las parejas y los montones de su valor siempre se llevan.",
+      { card: card.code, items },
     );
   }
   return new IllegalMove(
     "capture_bad_sum",
     `Con ${shortEs(card)} solo te llevas parejas, montones de ${value} y cartas que sumen ${value}.`,
+    { card: card.code, value },
   );
 }
 
@@ -76,6 +88,7 @@ export function buildError(position, table, card, mask, value, rest) {
     return new IllegalMove(
       "build_no_card",
       `Para hacer un montón de ${value} tienes que quedarte con ${need} en la mano.`,
+      { value },
     );
   }
   for (const [j, pile] of table.piles.entries()) {
@@ -83,10 +96,18 @@ export function buildError(position, table, card, mask, value, rest) {
       return new IllegalMove(
         "build_strands_pile",
         `No puedes dejar tu montón de ${pile.value} sin carta para llevártelo.`,
+        { value: pile.value },
       );
     }
   }
-  return new IllegalMove("build_invalid", `Con esas cartas no se hace un montón de ${valueEs(value)}.`);
+  return new IllegalMove("build_invalid", `Con esas cartas no se hace un montón de ${valueEs(value)}.`, { value });
+}
+
+/** A table item as a refusal's arguments name it: a card by its code, a pile by its value.
+ * @param {Table} table @param {number} index @returns {string | number} */
+function item(table, index) {
+  if (index < table.n) return table.cards[index].code;
+  return table.piles[index - table.n].value;
 }
 
 /** @param {Table} table @param {number} index */

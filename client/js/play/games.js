@@ -119,7 +119,7 @@ export function answerGame(request) {
     }
     return { error: `unknown op ${pyRepr(op)}`, code: "bad_request" };
   } catch (exc) {
-    if (exc instanceof IllegalMove) return { error: exc.message, code: exc.code };
+    if (exc instanceof IllegalMove) return { error: exc.message, code: exc.code, args: exc.args };
     if (exc instanceof EngineError) return { error: exc.message, code: "bad_request" };
     throw exc;
   }
