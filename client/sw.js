@@ -32,6 +32,7 @@ const SHELL = [
   "/static/js/ui/panels.js",
   "/static/js/ui/push.js",
   "/static/js/ui/reactions.js",
+  "/static/js/ui/reasons.js",
   "/static/js/ui/share.js",
   "/static/js/ui/sheet.js",
   "/static/js/ui/table.js",

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = ROOT / "client" / "i18n"
 JS = ROOT / "client" / "js"
 # the rules and the computer players (the offline game's Web Worker) word no screen: the
-# engine's refusals are still its own Spanish sentences (see the issue's closing note)
+# engine's refusals are a code and arguments the catalogs word (ui/reasons.js); its Spanish
+# sentences are for developers (the rules oracle's answers)
 NOT_SCREENS = ("engine", "ai", "play")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\]|\\.)*)`|\'((?:[^\'\\\n]|\\.)*)\'')

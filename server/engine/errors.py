@@ -25,10 +25,10 @@ class IllegalMove(EngineError):
 
     ``code`` is a stable machine-readable reason and ``reason_args`` its arguments
     (``{"card": "10d"}``, ``{"value": 8}``, ``{"items": ["5h", 5]}``; an exception's own
-    ``args`` is Python's tuple, hence the name; the browser's is ``args``): the catalogs word a refusal from
-    the two (``reason.<code>``), in the player's language; the browser's engine gives the
-    same code and arguments for the same refusal. ``message`` is a short Spanish
-    explanation for developers (the rules oracle's answer, NOTATION.md).
+    ``args`` is Python's tuple, hence the name; the browser's is ``args``): the catalogs
+    word a refusal from the two (``reason.<code>``), in the player's language; the
+    browser's engine gives the same code and arguments for the same refusal. ``message``
+    is a short Spanish explanation for developers (the rules oracle's answer, NOTATION.md).
     """
 
     def __init__(self, code: str, message: str, args: ReasonArgs | None = None) -> None:

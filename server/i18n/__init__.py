@@ -16,10 +16,12 @@ for the translator.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from ..engine import Card, NotationError
 
 CATALOGS = Path(__file__).resolve().parents[2] / "client" / "i18n"
 DEFAULT = "es-DO"
@@ -115,3 +117,76 @@ class _Values(dict[str, object]):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+# -- a refused move's reason (the engines' IllegalMove: a code and its arguments) -----------
+
+
+def card_name(code: str, lang: str = DEFAULT) -> str:
+    """A card inside a sentence, with its article, as the screen reader says it: "el diez
+    de diamantes", "la reina de picas", "the ten of diamonds" (card.name, card.the)."""
+    card = Card.parse(code)
+    name = words(
+        "card.name",
+        lang,
+        {
+            "rank": words(f"card.rank.{card.rank}", lang),
+            "suit": words(f"card.suit.{card.suit}", lang),
+        },
+    )
+    the = f"card.the.{card.rank}" if has(f"card.the.{card.rank}", lang) else "card.the"
+    return words(the, lang, {"card": name})
+
+
+def list_text(items: Sequence[str], lang: str = DEFAULT) -> str:
+    """Items joined as the language joins a list ("a, b y c", "a, b, and c"): the catalog's
+    list.* patterns, as CLDR's (the browser asks Intl.ListFormat)."""
+    if len(items) < 2:
+        return "".join(items)
+    text = words(
+        "list.pair" if len(items) == 2 else "list.end",
+        lang,
+        {"first": items[-2], "second": items[-1]},
+    )
+    for item in reversed(items[:-2]):
+        text = words("list.start", lang, {"first": item, "rest": text})
+    return text
+
+
+def _said(value: object, lang: str) -> object:
+    """An argument of a refusal as a sentence says it: a card's code by the card's name, a
+    number as it is, a list of table items (a card's code, a pile's value) as a list."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            return card_name(value, lang)
+        except NotationError:
+            return value  # a table item's id that is no card (a pile's, not on the table)
+    if isinstance(value, list):
+        return list_text(
+            [
+                words("reason.pile", lang, {"value": v})
+                if isinstance(v, int)
+                else str(_said(v, lang))
+                for v in value
+            ],
+            lang,
+        )
+    return value
+
+
+def reason_key(code: str, args: Args | None = None) -> str:
+    """The catalog's text of a refusal: ``reason.<code>``, or ``reason.<code>.<value>``
+    where the value has words of its own (a pile of 14 is an ace's)."""
+    value = (args or {}).get("value")
+    if isinstance(value, int) and has(f"reason.{code}.{value}"):
+        return f"reason.{code}.{value}"
+    return f"reason.{code}"
+
+
+def reason_text(code: str, lang: str = DEFAULT, args: Args | None = None) -> str:
+    """A refused move's reason in ``lang``, from its code and its arguments (the engine's:
+    ``{"card": "10d"}``, ``{"items": ["5h", 5]}``, ``{"value": 14}``)."""
+    values = {name: _said(value, lang) for name, value in (args or {}).items()}
+    return words(reason_key(code, args), lang, values)

@@ -25,8 +25,11 @@ from typing import Any
 
 # the texts only the server says: its error messages (the client shows the message the
 # server sent), the pushes' titles and bodies (server/push), the manifest's name
-# (static.py), the link of the pages it renders itself (pages.py)
-SERVER_ONLY = re.compile(r"error\..*|push\.(turn|join|rematch)\..*|manifest\..*|page\.home")
+# (static.py), the link of the pages it renders itself (pages.py), how it joins a list in a
+# refusal (list.*: the browser asks Intl.ListFormat)
+SERVER_ONLY = re.compile(
+    r"error\..*|list\..*|push\.(turn|join|rematch)\..*|manifest\..*|page\.home"
+)
 # ... but the offline game words these refusals itself (client/js/lib/localroom.js), as the
 # server would
 OFFLINE_ERRORS = frozenset(

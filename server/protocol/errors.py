@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import DEFAULT, Args, catalog, has, words
+from ..i18n import DEFAULT, Args, catalog, has, reason_text, words
 from .outgoing import Error, encode
 
 # code -> Spanish message a player can read (the default language's catalog, issue 28)
@@ -29,9 +29,11 @@ CLOSE_SEAT_MOVED = 4000
 class ProtocolError(Exception):
     """A message the server answers with an error; nothing changed. ``key``: the catalog's
     text (``error.<code>`` unless a variant says more), ``args`` its placeholders;
-    ``said``: words of the default language (Spanish) the catalogs do not hold, such as the
-    engine's own words of a refusal; given as ``key``, a text that is not a key is ``said``.
-    Other languages get the catalog's ``error.<code>`` instead."""
+    ``said``: words of the default language (Spanish) the catalogs do not hold; given as
+    ``key``, a text that is not a key is ``said``. Other languages get the catalog's
+    ``error.<code>`` instead. A refused move (``illegal``) names its ``reason`` and the
+    engine's arguments (``args``: ``{"card": "10d"}``...), which the catalogs word in each
+    language (``reason.<reason>``) and the frame carries."""
 
     def __init__(
         self,
@@ -83,13 +85,14 @@ def message_of(
     reason: str | None = None,
     said: str | None = None,
 ) -> str:
-    """An error's message in ``lang``: the room's own Spanish words for Spanish (the engine's
-    refusal names the cards); else a refusal's reason as the catalogs word it, else the
-    variant's key, else ``error.<code>`` (``server_error``'s for an unknown code)."""
+    """An error's message in ``lang``: words of its own (``said``, in the default language)
+    for the default language; else a refused move's reason as the catalogs word it with its
+    arguments (the engine's: the card, the items, the value), else the variant's key, else
+    ``error.<code>`` (``server_error``'s for an unknown code)."""
     if said is not None and lang == DEFAULT:
         return said
     if reason is not None and has(f"reason.{reason}"):
-        return words(f"reason.{reason}", lang, args)
+        return reason_text(reason, lang, args)
     if key is None:
         key = f"error.{code}" if has(f"error.{code}") else "error.server_error"
     return words(key, lang, args)

@@ -36,7 +36,8 @@ async def submit(room: Room, seat: int, move: Move, seq: int, move_id: str) -> s
         try:
             new_seq = await apply(room, seat, move, move_id)
         except IllegalMove as exc:
-            raise ProtocolError("illegal", reason=exc.code, said=exc.message) from None
+            # worded from the catalogs with the refusal's arguments, in each player's language
+            raise ProtocolError("illegal", reason=exc.code, args=exc.reason_args) from None
     except ProtocolError as exc:
         exc.id = move_id
         answer = exc.to_text()

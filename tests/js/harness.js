@@ -17,6 +17,14 @@ import { teamOf } from "../../client/js/engine/seats.js";
 import { options, seatView, stepEvents } from "../../client/js/engine/facts.js";
 import { publicView, viewFor } from "../../client/js/engine/view.js";
 
+// the client's words (lib/i18n.js, ui/reasons.js) under Node: the little of a page they touch
+// (imported by address: the screens' modules are not part of the typed engine, tsconfig.json)
+const page = /** @type {any} */ (globalThis);
+page.document ??= { documentElement: {}, querySelector: () => null };
+const client = (/** @type {string} */ path) => new URL(`../../client/js/${path}`, import.meta.url).href;
+const { use } = await import(client("lib/i18n.js"));
+const { reasonText } = await import(client("ui/reasons.js"));
+
 /** @typedef {import("../../client/js/engine/moves.js").Step} Step */
 
 // the worker, loaded as a page would load it: it answers what is posted to it
@@ -169,6 +177,11 @@ const OPS = {
     posted.length = 0;
     scope.onmessage({ data });
     return { posted: [...posted] };
+  },
+  // a refusal as la mesa words it (ui/reasons.js), with `catalog` (a whole catalog file)
+  reason_text({ lang, catalog, code, args }) {
+    use(lang, catalog);
+    return { text: reasonText(code, args) };
   },
   selfplay({ first, second, pairs, prefix, seats = 2 }) {
     return { matches: selfplay(first, second, pairs, prefix, seats) };

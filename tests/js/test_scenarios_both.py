@@ -16,7 +16,6 @@ import pytest
 
 from server.engine import Card, Move, NotationError, Position
 from tests.engine.oracles import Oracle
-from tests.js.test_differential import refusal
 from tests.engine.test_scenarios import (
     SCENARIOS,
     assert_position_matches,
@@ -24,6 +23,7 @@ from tests.engine.test_scenarios import (
     dealt_hand,
     move_set,
 )
+from tests.js.test_differential import refusal
 
 
 def both(py: Oracle, js: Oracle, request: dict[str, Any]) -> dict[str, Any]:

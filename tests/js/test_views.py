@@ -137,6 +137,7 @@ def test_the_worker_refuses_with_the_engines_reasons(js: Oracle) -> None:
         "id": 7,
         "error": f"No tienes {short(not_mine.rank)} en la mano.",
         "code": "not_in_hand",
+        "args": {"card": not_mine.code},
     }
     move = legal_moves(match.position)[0].to_json()
     assert (

@@ -84,10 +84,26 @@ def test_errors_are_worded_in_each_language_with_their_arguments() -> None:
         "error": {"code": "bad_tokens", "message": "Too many games: at most 50 at a time."}
     }
     assert ProtocolError("no_such_code").message_in("en") == words("error.server_error", "en")
-    # a refusal the engine words itself: its Spanish words, else the catalog's
-    refused = ProtocolError("illegal", reason="not_in_hand", said="No tienes el 5 en la mano.")
-    assert refused.message == "No tienes el 5 en la mano."
-    assert refused.message_in("en") != refused.message
+    # a refused move: its reason and the engine's arguments, worded by the catalogs
+    refused = ProtocolError("illegal", reason="not_in_hand", args={"card": "Qh"})
+    assert refused.message == "No tienes la reina de corazones en la mano."
+    assert refused.message_in("en") == "You don't have the queen of hearts in your hand."
+    frame = json.loads(refused.to_text("en"))
+    assert (frame["reason"], frame["args"]) == ("not_in_hand", {"card": "Qh"})
+    must = ProtocolError(
+        "illegal", reason="capture_must_take", args={"card": "5d", "items": ["5h", "As", 5]}
+    )
+    assert must.message.startswith(
+        "Con el cinco de diamantes tienes que llevarte también el cinco de corazones, "
+        "el as de picas y el montón de 5:"
+    )
+    assert must.message_in("en").startswith(
+        "With the five of diamonds you must also capture the five of hearts, "
+        "the ace of spades, and the pile of 5:"
+    )
+    ace = ProtocolError("illegal", reason="build_no_card", args={"value": 14})
+    assert ace.message == "Para hacer un montón de 14 tienes que quedarte con un as en la mano."
+    assert ace.message_in("en") == "To build a pile of 14 you must keep an ace in your hand."
 
 
 def test_http_bad_name_and_full_room_in_each_language(server: ServerProc) -> None:
@@ -152,7 +168,8 @@ async def test_two_cousins_at_one_table_each_in_their_language(server: ServerPro
         foreign = next(c.code for c in DECK if c.code not in view_a["hand"] and c.code not in table)
         error = await a.move({"kind": "trail", "card": foreign}, seq=0)
         assert error["code"] == "illegal" and error["reason"] == "not_in_hand"
-        assert error["message"] == "You don't have that card in your hand."
+        assert error["args"] == {"card": foreign}
+        assert error["message"] == f"You don't have {the_card(foreign, 'en')} in your hand."
         error = await a.move({"kind": "trail", "card": view_a["hand"][0]}, seq=5)
         assert (error["code"], error["message"]) == (
             "stale",
@@ -170,6 +187,79 @@ async def test_two_cousins_at_one_table_each_in_their_language(server: ServerPro
     finally:
         await a.close()
         await b.close()
+
+
+RANKS = {
+    "en": "ace two three four five six seven eight nine ten jack queen king".split(),  # noqa: SIM905
+    "es-DO": "as dos tres cuatro cinco seis siete ocho nueve diez jota reina rey".split(),  # noqa: SIM905
+}
+SUITS = {
+    "en": {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"},
+    "es-DO": {"s": "picas", "h": "corazones", "d": "diamantes", "c": "tréboles"},
+}
+
+
+def the_card(code: str, lang: str) -> str:
+    """A card as a sentence names it, written out here (not read from the catalogs)."""
+    rank = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"].index(code[:-1])
+    name = RANKS[lang][rank]
+    suit = SUITS[lang][code[-1]]
+    if lang == "en":
+        return f"the {name} of {suit}"
+    return f"{'la' if rank in (10, 11) else 'el'} {name} de {suit}"
+
+
+@pytest.mark.parametrize(
+    ("lang", "header", "said"),
+    [
+        ("en-US", None, "You don't have {card} in your hand."),
+        (None, SPANISH, "No tienes {card} en la mano."),
+        ("es-DO", ENGLISH, "No tienes {card} en la mano."),
+    ],
+)
+async def test_a_refused_move_names_the_card_in_the_players_language(
+    server: ServerProc, lang: str | None, header: dict[str, str] | None, said: str
+) -> None:
+    """The engine's refusal reaches each player worded from their catalog with its
+    arguments: the card they do not hold, named ("the ten of diamonds"), and a capture
+    that does not add up, naming the card and its value; the frame carries the reason and
+    the arguments, so the client could word them too."""
+    a_room, _ = server.friend_room()
+    kw = {} if header is None else {"additional_headers": header}
+    a, welcome = await hello_in(server, a_room["token"], lang, **kw)
+    try:
+        view = welcome["view"]
+        table = view["table"]["cards"]
+        foreign = next(c.code for c in DECK if c.code not in view["hand"] and c.code not in table)
+        error = await a.move({"kind": "trail", "card": foreign}, seq=0)
+        assert (error["code"], error["reason"], error["args"]) == (
+            "illegal",
+            "not_in_hand",
+            {"card": foreign},
+        )
+        language = "en" if said.startswith("You") else "es-DO"
+        assert error["message"] == said.format(card=the_card(foreign, language))
+        # a card of the hand none of whose rank is on the table, taking a card that is not
+        # its pair: the sum is wrong, and the refusal says with which card and what value
+        ranks = {c[:-1] for c in table}
+        card = next((c for c in view["hand"] if c[:-1] not in ranks), None)
+        if card is None or not table:
+            return
+        error = await a.move({"kind": "capture", "card": card, "take": [table[0]]}, seq=0)
+        assert error["reason"] == "capture_bad_sum", error
+        value = error["args"]["value"]
+        assert error["args"] == {"card": card, "value": value}
+        named = the_card(card, language)
+        if language == "en":
+            assert error["message"].startswith(
+                f"With {named} you only capture pairs, piles of {value}"
+            )
+        else:
+            assert error["message"].startswith(
+                f"Con {named} solo te llevas parejas, montones de {value}"
+            )
+    finally:
+        await a.close()
 
 
 async def test_a_socket_speaks_its_browsers_language_before_hello(server: ServerProc) -> None:

@@ -97,13 +97,14 @@ async def test_moves_out_of_turn_stale_and_illegal(server: ServerProc) -> None:
     foreign = next(c.code for c in DECK if c.code not in view_a["hand"] and c.code not in table)
     error = await a.move({"kind": "trail", "card": foreign}, seq=0)
     assert error["code"] == "illegal" and error["reason"] == "not_in_hand"
-    assert error["message"].startswith("No tienes")
+    assert error["message"].startswith("No tienes") and error["args"] == {"card": foreign}
     # capturing nothing with a card in hand
     error = await a.move({"kind": "capture", "card": view_a["hand"][0], "take": []}, seq=0)
     assert error["code"] == "illegal" and error["reason"] == "capture_empty"
     # taking a table item that is not there
     error = await a.move({"kind": "capture", "card": view_a["hand"][0], "take": ["p9"]}, seq=0)
     assert error["code"] == "illegal" and error["reason"] == "not_on_table"
+    assert error["args"] == {"items": ["p9"]} and error["message"].endswith(": p9.")
     assert moves_in_db(server, a_room["room"]) == 0
     # nothing changed: the right move still works at seq 0
     ok = await a.move(pick_move(view_a), seq=0)

@@ -6,7 +6,7 @@
 // it was. The player is seat 0; the computer plays every other seat (one rival, or at a
 // table of four the partner and both rivals, all at the game's level).
 
-import { has, language, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { reducedMotion } from "./dom.js";
 import { loadLocalGame, newSeed, saveLocalGame } from "./offlinedb.js";
 import { loadAnimMs, loadName } from "./device.js";
@@ -199,12 +199,12 @@ export class LocalRoom {
     if (!answer) return;
     if (answer.error) {
       const rules = Object.hasOwn(OFFLINE_ERRORS, answer.code);
-      // the engine words its refusals in Spanish (naming the cards); another language gets
-      // the catalog's words for the same code, as from the server
-      const key = rules ? OFFLINE_ERRORS[answer.code] : `reason.${answer.code}`;
-      const message = language().startsWith("es") || !has(key) ? answer.error : t(key);
+      // a refusal carries the engine's reason and arguments (the card, the items, the
+      // value), as the server's does: la mesa words it from the catalog (ui/reasons.js); the
+      // engine's own Spanish sentence, for developers, stands only where nothing words it
+      const message = rules ? t(OFFLINE_ERRORS[answer.code]) : answer.error;
       this.handlers.onMessage({ type: "error", code: rules ? answer.code : "illegal",
-        ...(rules ? {} : { reason: answer.code }), message, id: msg.id });
+        ...(rules ? {} : { reason: answer.code, args: answer.args || {} }), message, id: msg.id });
       return;
     }
     await this.keep(answer.moves, answer.view);

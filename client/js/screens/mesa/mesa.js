@@ -8,6 +8,7 @@ import { t } from "../../lib/i18n.js";
 import { alertNow, announce, reducedMotion, setBanner, wait } from "../../lib/dom.js";
 import { loadAnimMs, loadHints, saveHints, saveSession } from "../../lib/device.js";
 import { cardElement } from "../../ui/cards.js";
+import { hasReason, reasonText } from "../../ui/reasons.js";
 import { closePushOffer, offerPush } from "../../ui/push.js";
 import { refreshPush } from "../../lib/push.js";
 import { dealWords, rematchWords, moveLine, moveSentence, newHandWords } from "../../ui/words.js";
@@ -253,7 +254,11 @@ export class Mesa extends LiveTable {
       // a refused move keeps the chosen card (and what was marked): try again from there
       this.sel.pending = null;
     }
-    this.showError(msg.message);
+    // a refusal ("¿Por qué no?" too) in this screen's words, from its reason and arguments:
+    // the offline game's (lib/localroom.js) and the server's, which sent the same words in
+    // the hello's language (a refusal with no arguments: the server's words)
+    const refused = msg.code === "illegal" && msg.reason && msg.args && hasReason(msg.reason);
+    this.showError(refused ? reasonText(msg.reason, msg.args) : msg.message);
     if (this.sel.selected) focusLater(this, `.hand [data-code="${this.sel.selected}"]`);
   }
 
