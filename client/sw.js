@@ -222,14 +222,16 @@ self.addEventListener("push", (event) => {
   } catch {
     data = {};
   }
-  const title = typeof data.title === "string" ? data.title : "Casino dominicano";
+  // the server always sends the title, worded in the seat's language; for a push without one,
+  // the app's short name, the same in every catalog (manifest.short_name: "Casino")
+  const title = typeof data.title === "string" ? data.title : "Casino";
   event.waitUntil(self.registration.showNotification(title, {
     body: typeof data.body === "string" ? data.body : "",
     tag: typeof data.tag === "string" ? data.tag : "casino",
     renotify: true, // a new turn in the same game buzzes again
     icon: "/static/icons/icon-192.png",
     badge: "/static/icons/icon-192.png",
-    lang: "es-DO",
+    lang: typeof data.lang === "string" ? data.lang : "es-DO", // the words' language
     data: { room: data.room, url: data.url },
   }));
 });

@@ -18,10 +18,9 @@ from typing import Any
 from ..config import Settings
 from ..protocol import MAX_WATCH_CODE, ApiError, is_plain, normalize_watch_code
 from ..protocol.bodies import MAX_INVITE, JoinBody, NewRoomBody, RejoinBody, plain_text
-from ..protocol.names import default_name
+from ..protocol.names import COMPUTER_NAME, default_name
 from ..rooms import Router
 from ..rooms.commands import JOIN_REFUSED, Join, MoveSeat
-from ..rooms.views import COMPUTER_NAME
 from ..store import CREATOR, RejoinError, RoomState, SeatState, Storage
 from .tokens import hash_secret, keyed, new_token, seat_of
 

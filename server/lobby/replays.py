@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Match, Move
+from ..protocol.names import is_given
 from ..rooms.facts import CATEGORIES_ES
 from ..rooms.history import replay
 from ..rooms.views import replay_position
@@ -37,6 +38,7 @@ def build_replay(stored: StoredMatch) -> dict[str, Any]:
     return {
         "match": stored.match_no,
         "names": list(stored.names),
+        "named": [is_given(name, seat) for seat, name in enumerate(stored.names)],
         "mode": stored.mode,
         "level": stored.level,
         "kinds": ["person" if level is None else "computer" for level in stored.computers],

@@ -90,9 +90,22 @@ RESERVED_NAMES = frozenset(
 )
 
 
+# The names a room stores for a seat nobody named: the wire carries them as they are (older
+# clients show them), with ``named: false`` beside them, so that a client words the seat from
+# its catalog in its own language ("Player 2", "Computer"; docs/protocol.md, View V) and the
+# server's pushes do the same (``push_text``). They are stored values, not texts for players.
+COMPUTER_NAME = "Computadora"  # the computer's own chair; no person may take the name
+
+
 def default_name(seat: int) -> str:
-    """The name of a seat whose person gave none: "Jugador 1", "Jugador 2", ..."""
+    """The name stored for a seat whose person gave none: "Jugador 1", "Jugador 2", ..."""
     return f"Jugador {seat + 1}"
+
+
+def is_given(name: str | None, seat: int) -> bool:
+    """Whether ``name`` (seat ``seat``'s stored name) is one a person gave: not the seat's
+    default name, not the computer's, not a chair nobody sat in (None)."""
+    return name is not None and name not in (default_name(seat), COMPUTER_NAME)
 
 
 def bad_name(key: str) -> ApiError:

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..store import PushStore
 from .sender import Outcome, Sender
-from .texts import Kind, push_text
+from .texts import Kind, language, push_text
 
 log = logging.getLogger("server.push")
 
@@ -38,14 +38,19 @@ MAX_WAITING = 1000  # pushes under way at once; more are dropped (counted), neve
 class PushEvent:
     """Something ``seat``'s player should hear of in room ``room_id``: ``kind`` (the turn is
     theirs, the invited friend came, a rematch is offered) at the room's ``seq``, told by
-    the copy of the room that holds it at ``epoch``; ``name``: the other player's."""
+    the copy of the room that holds it at ``epoch``; ``name``: the other player's as they
+    gave it, None for a seat nobody named (worded from the catalog in the seat's language:
+    "Player 2", "the computer": ``about`` is that seat, ``computer`` whether it is the
+    computer's chair)."""
 
     room_id: str
     seat: int
     kind: Kind  # "turn" | "join" | "rematch"
     seq: int
     epoch: int
-    name: str
+    name: str | None
+    about: int = 0
+    computer: bool = False
 
     @property
     def key(self) -> str:
@@ -129,11 +134,14 @@ class Notifier:
             if claimed.retry_at is not None:
                 self._defer(event, claimed.retry_at - self.clock())
             return
-        title, body = push_text(event.kind, event.name, claimed.lang)
+        title, body = push_text(
+            event.kind, event.name, claimed.lang, seat=event.about, computer=event.computer
+        )
         payload = json.dumps(
             {
                 "title": title,
                 "body": body,
+                "lang": language(claimed.lang),  # the words' language (the notification's)
                 "kind": event.kind,
                 "room": event.room_id,
                 "tag": f"casino-{event.room_id}",  # one notification per game, replaced

@@ -13,8 +13,17 @@ Kind = Literal["turn", "join", "rematch"]
 __all__ = ["DEFAULT", "Kind", "language", "push_text"]
 
 
-def push_text(kind: Kind, name: str, lang: str = DEFAULT) -> tuple[str, str]:
+def push_text(
+    kind: Kind, name: str | None, lang: str = DEFAULT, *, seat: int = 0, computer: bool = False
+) -> tuple[str, str]:
     """The title and body of a push about ``kind`` in the game with ``name`` (the other
-    player's name)."""
+    player's name; None for seat ``seat`` that nobody named: "Jugador 2", "Player 2", or
+    the computer's chair: "la computadora", "the computer")."""
+    if name is None:
+        name = (
+            words("games.computer", lang)
+            if computer
+            else words("watch.player", lang, {"n": seat + 1})
+        )
     args = {"name": name}
     return words(f"push.{kind}.title", lang, args), words(f"push.{kind}.body", lang, args)

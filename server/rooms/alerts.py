@@ -8,6 +8,7 @@ move: ``Pusher.tell`` returns at once."""
 from __future__ import annotations
 
 from ..engine.seats import others
+from ..protocol.names import is_given
 from ..push import Kind, PushEvent
 from .actor import Room
 
@@ -24,7 +25,11 @@ def alert(room: Room, seat: int, kind: Kind, about: int) -> None:
         or name is None
     ):
         return
-    room.deps.push.tell(PushEvent(state.id, seat, kind, state.seq, room.epoch, name))
+    given = name if is_given(name, about) else None  # else worded in the seat's language
+    computer = state.computer_seat(about)
+    room.deps.push.tell(
+        PushEvent(state.id, seat, kind, state.seq, room.epoch, given, about, computer)
+    )
 
 
 def turn(room: Room) -> None:

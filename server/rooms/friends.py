@@ -9,12 +9,11 @@ from dataclasses import replace
 
 from ..engine.seats import others
 from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved
-from ..protocol.names import default_name
+from ..protocol.names import COMPUTER_NAME, default_name
 from ..store import CREATOR, RejoinCode, RejoinError, SeatState
 from . import alerts, presence, rematch, views
 from .actor import Room
 from .commands import BAD_SEAT, FULL, FULL_FOUR, SEAT_TAKEN
-from .views import COMPUTER_NAME
 
 
 async def join(

@@ -18,10 +18,9 @@ from ..config import Settings
 from ..engine import Match, public_view, view_for
 from ..engine.scoring import reached
 from ..engine.seats import TEAMS, others
+from ..protocol.names import COMPUTER_NAME, is_given
 from ..store import RoomState, SeatListing
 from .facts import CATEGORIES_ES, options, tally
-
-COMPUTER_NAME = "Computadora"  # the computer's seat, as its opponent reads it
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +115,9 @@ def player(state: RoomState, seat: int) -> dict[str, Any]:
         # whose chair it is: the computer's own, or a person's (the computer may play it for
         # now, and gives it back)
         "chair": "computer" if state.computer_seat(seat) else "person",
+        # whether names[seat] is a name its person gave (not a default name nor the
+        # computer's, which a client words from its catalog)
+        "named": is_given(state.names[seat], seat),
     }
 
 
@@ -154,6 +156,7 @@ def summary(m: Moment) -> dict[str, Any]:
         seats.append({
             "seat": i,
             "name": state.names[i],
+            "named": is_given(state.names[i], i),
             "kind": "computer" if state.computer_seat(i) else "person",
             "level": now["level"],
             "connected": now["state"] in ("here", "computer"),
@@ -211,6 +214,7 @@ def my_game(
                 "name": COMPUTER_NAME if computers[s] is not None else game.names[s],
                 "kind": "person" if computers[s] is None else "computer",
                 "level": computers[s] or game.takeover[s],
+                "named": is_given(game.names[s], s),
             }
             for s in range(len(game.names))
         ],

@@ -24,6 +24,7 @@ page.document ??= { documentElement: {}, querySelector: () => null };
 const client = (/** @type {string} */ path) => new URL(`../../client/js/${path}`, import.meta.url).href;
 const { use } = await import(client("lib/i18n.js"));
 const { reasonText } = await import(client("ui/reasons.js"));
+const { shownName, whoSits } = await import(client("ui/chairs.js"));
 
 /** @typedef {import("../../client/js/engine/moves.js").Step} Step */
 
@@ -182,6 +183,14 @@ const OPS = {
   reason_text({ lang, catalog, code, args }) {
     use(lang, catalog);
     return { text: reasonText(code, args) };
+  },
+  // seats as the screens name them (ui/chairs.js), with `catalog`
+  shown_names({ lang, catalog, seats }) {
+    use(lang, catalog);
+    return {
+      shown: seats.map((/** @type {any} */ s) => shownName(s.name, s.seat, s.player)),
+      sits: seats.map((/** @type {any} */ s) => whoSits({ ...s.player, name: s.name, seat: s.seat })),
+    };
   },
   selfplay({ first, second, pairs, prefix, seats = 2 }) {
     return { matches: selfplay(first, second, pairs, prefix, seats) };

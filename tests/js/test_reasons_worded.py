@@ -68,3 +68,32 @@ def test_a_refusal_names_the_card_in_each_language(js: Oracle) -> None:
         "No puedes echar la jota de picas: hace pareja con la jota de diamantes de la mesa."
     )
     assert said["en"].startswith("You can't trail the jack of spades: it pairs with the jack")
+
+
+def test_a_seat_nobody_named_is_worded_in_the_screens_language(js: Oracle) -> None:
+    """The server stores "Jugador 2" for a friend who gave no name and "Computadora" for the
+    computer's chair, and says ``named: false`` (docs/protocol.md, "Names"): the screens
+    word those seats from the catalog (ui/chairs.js); a name a person gave stays as given,
+    and a chair nobody sat in is nobody yet."""
+    person = {"kind": "person", "level": None, "chair": "person"}
+    computer = {"kind": "computer", "level": "facil", "chair": "computer"}
+    seats = [
+        {"seat": 0, "name": "Ana", "player": {**person, "named": True}},
+        {"seat": 1, "name": "Jugador 2", "player": {**person, "named": False}},
+        {"seat": 2, "name": "Computadora", "player": {**computer, "named": False}},
+        {"seat": 3, "name": None, "player": {**person, "named": False}},
+        {"seat": 1, "name": "Jugador 2", "player": person},  # an older server: as stored
+    ]
+    said = {
+        lang: js.ask({"op": "shown_names", "lang": lang, "catalog": catalog(lang), "seats": seats})
+        for lang in languages()
+    }
+    assert said["en"]["shown"] == ["Ana", "Player 2", "Computer", None, "Jugador 2"]
+    assert said["es-DO"]["shown"] == ["Ana", "Jugador 2", "Computadora", None, "Jugador 2"]
+    # Mis partidas, the invitation: who sits in a chair
+    assert said["en"]["sits"][:4] == [
+        "Ana",
+        "Player 2",
+        "the computer (Easy)",
+        "someone not here yet",
+    ]

@@ -167,7 +167,9 @@ async def test_four_friends_sit_where_they_choose_and_each_sees_only_their_own_h
     started = await a.recv_until(lambda m: "view" in m and m["view"]["status"] == "playing")
     view = started["view"]
     assert view["names"] == ["Ana", "Abuela", "Tía", "Jugador 4"]
-    assert view["players"] == [{"kind": "person", "level": None, "chair": "person"}] * 4
+    # the fourth gave no name: stored as "Jugador 4", a client words it ("Player 4")
+    people = [{"kind": "person", "level": None, "chair": "person", "named": True}] * 3
+    assert view["players"] == [*people, {**people[0], "named": False}]
     assert view["invite"] is None and len(view["scores"]) == 2 and len(view["tally"]) == 2
     assert "opponent" not in view and "opponent_hand_size" not in view
     summary = server.get(f"/api/rooms/{ana['room']}").json()
@@ -211,6 +213,7 @@ async def test_the_creator_gives_missing_chairs_to_the_computer(server: ServerPr
         "kind": "computer",
         "level": "normal",
         "chair": "computer",
+        "named": False,
     }
     assert told["view"]["status"] == "waiting" and told["view"]["names"][1] == "Computadora"
     assert await saw(t, lambda m: "view" in m and m["view"]["players"][1]["kind"] == "computer")
@@ -239,7 +242,12 @@ async def test_two_friends_and_two_computers_play_a_match_and_a_rematch_both_agr
     assert tia["seat"] == 2  # the one friend chair: the partner's
     a, wa = await Client.hello(server, ana["token"])
     t, _ = await Client.hello(server, tia["token"])
-    assert wa["view"]["players"][1] == {"kind": "computer", "level": "facil", "chair": "computer"}
+    assert wa["view"]["players"][1] == {
+        "kind": "computer",
+        "level": "facil",
+        "chair": "computer",
+        "named": False,
+    }
     end = await play_table(
         (a, t), lambda m: m["type"] == "event" and m["event"]["kind"] == "match_end"
     )
@@ -279,7 +287,12 @@ async def test_a_friend_who_leaves_is_played_by_the_computer_and_gets_the_seat_b
         assert answer["code"] == "too_early" and time.monotonic() < deadline, answer
         await asyncio.sleep(0.05)
     told = await a.recv_until(lambda m: "view" in m and m["view"]["players"][1]["level"])
-    assert told["view"]["players"][1] == {"kind": "computer", "level": "facil", "chair": "person"}
+    assert told["view"]["players"][1] == {
+        "kind": "computer",
+        "level": "facil",
+        "chair": "person",
+        "named": True,
+    }
     seq = a.seq
     playing = (a, tia, abuela)
     # the computer plays seat 1's turns while the others play theirs
@@ -291,7 +304,12 @@ async def test_a_friend_who_leaves_is_played_by_the_computer_and_gets_the_seat_b
     assert moved_by_computer
     back, welcome = await Client.hello(server, seats[1]["token"], since=a.seq)
     assert welcome["view"]["presence"][1]["state"] == "here"
-    assert welcome["view"]["players"][1] == {"kind": "person", "level": None, "chair": "person"}
+    assert welcome["view"]["players"][1] == {
+        "kind": "person",
+        "level": None,
+        "chair": "person",
+        "named": True,
+    }
     await a.recv_until(presence(1, "here"))
     clients = [a, back, tia, abuela]
     target = a.seq + 6

@@ -52,10 +52,15 @@ async def test_the_list_says_whose_turn_and_the_score(
     friend, computer, alone = my_games(server, *ana)
     assert friend is not None and computer is not None and alone is not None
     assert friend["room"] == a_room["room"] and friend["seat"] == 0
-    assert friend["players"][1] == {"name": "Primo", "kind": "person", "level": None}
+    assert friend["players"][1] == {"name": "Primo", "kind": "person", "level": None, "named": True}
     assert friend["status"] == "playing" and friend["scores"] == [0, 0]
     assert friend["my_turn"] and friend["waits_for_me"] and not friend["moved"]
-    assert computer["players"][1] == {"name": "Computadora", "kind": "computer", "level": "facil"}
+    assert computer["players"][1] == {
+        "name": "Computadora",  # stored; named: false, so a client words it ("Computer")
+        "kind": "computer",
+        "level": "facil",
+        "named": False,
+    }
     assert computer["my_turn"] and computer["mode"] == "computer"
     assert alone["status"] == "waiting" and alone["players"][1]["name"] is None
     assert not alone["my_turn"] and not alone["waits_for_me"]

@@ -112,6 +112,7 @@ async def test_the_seat_with_no_open_socket_gets_exactly_its_pushes(
     assert joined.payload == {
         "title": "¡Primo llegó a la mesa!",
         "body": "Primo aceptó tu invitación. Te toca empezar.",
+        "lang": "es-DO",
         "kind": "join",
         "room": ana["room"],
         "tag": f"casino-{ana['room']}",

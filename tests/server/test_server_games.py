@@ -29,8 +29,8 @@ async def test_whole_match_against_the_computer(server: ServerProc) -> None:
     assert welcome["seat"] == 0 and welcome["seq"] == 0 and welcome["events"] == []
     assert view["turn"] == 0 and view["dealer"] == 1 and len(view["hand"]) == 4
     assert view["players"] == [
-        {"kind": "person", "level": None, "chair": "person"},
-        {"kind": "computer", "level": "facil", "chair": "computer"},
+        {"kind": "person", "level": None, "chair": "person", "named": True},
+        {"kind": "computer", "level": "facil", "chair": "computer", "named": False},
     ]
     assert view["presence"][1] == {"state": "computer", "grace_left": None, "level": "facil"}
     assert view["presence"][0] == {"state": "here", "grace_left": None, "level": None}

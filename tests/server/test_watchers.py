@@ -128,7 +128,9 @@ async def test_a_watcher_follows_a_friend_match_and_sees_no_hidden_card(
     assert welcome["room"] == a_room["room"] and welcome["seq"] == 0
     view = welcome["view"]
     assert view["names"] == ["Ana", "Primo"] and view["watchers"] == 1
-    assert view["players"] == [{"kind": "person", "level": None, "chair": "person"}] * 2
+    assert (
+        view["players"] == [{"kind": "person", "level": None, "chair": "person", "named": True}] * 2
+    )
     assert [p["state"] for p in view["presence"]] == ["here", "here"]
     for player in (a, b):
         await saw(player, count_of(1))
@@ -165,8 +167,8 @@ async def test_a_watcher_follows_a_match_against_the_computer(server: ServerProc
     client, _ = await Client.hello(server, room["token"])
     w, welcome = await Client.watcher(server, watch_code(room))
     assert welcome["view"]["players"] == [
-        {"kind": "person", "level": None, "chair": "person"},
-        {"kind": "computer", "level": "facil", "chair": "computer"},
+        {"kind": "person", "level": None, "chair": "person", "named": True},
+        {"kind": "computer", "level": "facil", "chair": "computer", "named": False},
     ]
     assert welcome["view"]["presence"][1]["state"] == "computer"
     end = await play_until(client, is_event("match_end"))

@@ -11,7 +11,7 @@ import { language, t } from "../lib/i18n.js";
 import { forgetSeat, loadSeats } from "../lib/device.js";
 import { pushToggle } from "../ui/push.js";
 import { levelName } from "../ui/texts.js";
-import { listWords, whoSits } from "../ui/chairs.js";
+import { listWords, shownName, whoSits } from "../ui/chairs.js";
 
 const REFRESH_MS = 30_000; // a list request every 30 s at most (the server allows 30 a minute)
 
@@ -39,7 +39,7 @@ function seatCountOf(game) {
 function playerWords(game, seat, level = true) {
   const player = game.players?.[seat] || { name: game.names?.[seat] ?? null, kind: "person", level: null };
   if (!level && player.kind === "computer") return t("games.computer");
-  return whoSits(player);
+  return whoSits({ ...player, name: shownName(player.name, seat, player) });
 }
 
 /** A room of two: the other seat, in words ({title, name}). */
@@ -50,7 +50,8 @@ function opponentWords(game) {
     return { title: t("games.vs_computer", { level: levelName(o.level) }), name: t("games.computer") };
   }
   if (!o.name) return { title: t("games.friend_not_yet"), name: t("games.friend") };
-  return { title: o.name, name: o.name };
+  const name = shownName(o.name, other, o);
+  return { title: name, name };
 }
 
 /** A table of four, in words: {partner, rivals ("Beto y Caro"), all (everyone else: "Ana,

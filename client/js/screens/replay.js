@@ -31,6 +31,8 @@ function displayName(data, seat) {
     }
     return level ? t("replay.computer_level", { level: levelName(level) }) : t("names.computer_short");
   }
+  // a seat nobody named: the catalog's words (the server stores a Spanish default)
+  if (data.named?.[seat] === false) return t("watch.player", { n: seat + 1 });
   return data.names[seat] || t("watch.player", { n: seat + 1 });
 }
 

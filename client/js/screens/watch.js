@@ -13,6 +13,7 @@ import {
 } from "../ui/words.js";
 import { LiveTable } from "./live.js";
 import { personChair, seatCount } from "./mesa/names.js";
+import { shownName } from "../ui/chairs.js";
 
 export class WatchTable extends LiveTable {
   /**
@@ -138,7 +139,7 @@ export class WatchTable extends LiveTable {
     if (!v) return fallback;
     if (this.four() && !personChair(v, seat)) return t("watch.computer_n", { n: seat + 1 });
     if (!this.four() && v.players && v.players[seat].kind === "computer") return t("games.computer");
-    return v.names[seat] || fallback;
+    return shownName(v.names[seat], seat, v.players?.[seat]) || fallback;
   }
 
   /** A team of a table of four as a sentence starts it: "Ana y Beto". */

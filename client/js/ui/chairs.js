@@ -27,7 +27,23 @@ export function computerWords(level) {
  */
 export function whoSits(chair, missing = t("chairs.someone")) {
   if (chair.kind === "computer") return computerWords(chair.level);
+  // a person who gave no name (a room's summary says `named: false` and the seat)
+  if (chair.name && chair.named === false && chair.seat !== undefined) return t("watch.player", { n: chair.seat + 1 });
   return chair.name || missing;
+}
+
+/**
+ * The name of `seat` as a screen shows it, from the stored `name` and the seat's `player`
+ * ({kind, chair, named}: the view's `players`, Mis partidas'): the name its person gave; a
+ * seat nobody named in this language's words ("Jugador 2", "Player 2": the server stores a
+ * Spanish default, and says `named: false`), the computer's chair as "Computadora",
+ * "Computer"; null when nobody sat there yet.
+ */
+export function shownName(name, seat, player) {
+  if (name === null || name === undefined) return null;
+  if (!player || player.named !== false) return name;
+  const computer = player.chair ? player.chair === "computer" : player.kind === "computer";
+  return computer ? t("names.computer_short") : t("watch.player", { n: seat + 1 });
 }
 
 /** A chair's place as seen from `seat`: "you", "partner" or "rival". */

@@ -6,6 +6,7 @@
 import { capitalize } from "../../lib/dom.js";
 import { t } from "../../lib/i18n.js";
 import { nextSeat, others, partner, rivals, teamOf } from "../../engine/seats.js";
+import { shownName } from "../../ui/chairs.js";
 
 /** How many seats the table has (2 or 4). */
 export function seatCount(view) {
@@ -76,12 +77,12 @@ export function seatName(view, seat) {
   const computer = !personChair(view, seat); // a friend keeps their name while the computer plays
   if (!isFour(view)) {
     if (computer) return t("games.computer");
-    return view.names[seat] || t("games.friend");
+    return shownName(view.names[seat], seat, view.players[seat]) || t("games.friend");
   }
   const side = sideOf(view, seat);
   if (side === "me") return t("names.you").toLowerCase();
   if (computer) return t(`four.computer.${side}`);
-  return view.names[seat] || t(`four.friend.${side}`);
+  return shownName(view.names[seat], seat, view.players[seat]) || t(`four.friend.${side}`);
 }
 
 /** `seat` where a sentence starts. */

@@ -7,7 +7,7 @@ import { parts, t } from "../../lib/i18n.js";
 import { announce, busy, h } from "../../lib/dom.js";
 import { others, teamOf } from "../../engine/seats.js";
 import { absoluteUrl, linkLine, qrImage, sayIn, shareRow, shareStatus } from "../../ui/share.js";
-import { computerWords, listWords, placeWords } from "../../ui/chairs.js";
+import { computerWords, listWords, placeWords, shownName } from "../../ui/chairs.js";
 import { levelName } from "../../ui/texts.js";
 
 const CREATOR = 0; // the seat of who made the table
@@ -91,7 +91,7 @@ function chairsList(g, count) {
     const id = `silla-espera-${seat}`;
     const isFree = free.includes(seat);
     const player = v.players?.[seat];
-    let who = v.names[seat];
+    let who = shownName(v.names[seat], seat, player);
     if (isFree) who = t("waiting.free");
     else if (player?.kind === "computer") who = computerWords(player.level);
     const give = isFree && v.seat === CREATOR ? giveControls(g, seat, id) : null;
