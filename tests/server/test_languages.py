@@ -337,6 +337,12 @@ def test_pushes_are_worded_in_the_seats_language() -> None:
     # a language kept before there were catalogs ("es"), or one there is none of
     assert push_text("join", "Beto", "es")[0] == "¡Beto llegó a la mesa!"
     assert push_text("rematch", "Beto", "fr")[0] == "Beto quiere la revancha"
+    # a seat nobody named, the computer's chair: worded in the seat's language
+    assert push_text("join", None, "en", seat=1)[0] == "Player 2 sat down at the table!"
+    assert push_text("join", None, "es-DO", seat=3)[0] == "¡Jugador 4 llegó a la mesa!"
+    assert push_text("turn", None, "en", seat=2, computer=True)[1] == (
+        "It's your turn in your game with the computer."
+    )
 
 
 async def test_the_manifest_names_the_app_in_the_browsers_language() -> None:
