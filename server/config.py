@@ -20,6 +20,14 @@ def _number(env: dict[str, str], name: str, default: N) -> N:
     return type(default)(raw) if raw else default
 
 
+def _choice(env: dict[str, str], name: str, allowed: tuple[str, ...], default: str) -> str:
+    """``env[name]``, one of ``allowed`` (any case); unset or empty: the default."""
+    raw = env.get(name, "").strip().lower() or default
+    if raw not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {raw!r}")
+    return raw
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = "sqlite+aiosqlite:///./casino.db"
@@ -46,7 +54,13 @@ class Settings:
     # SQLite: WAL journal plus synchronous=FULL by default, so a move a player was told
     # about survives a crash *and* a power cut; NORMAL survives a process crash only.
     sqlite_synchronous: str = "FULL"
+    # each SQLite connection's page cache in KiB (SQLite's own is 2048 a connection, over up
+    # to 17 connections; the operating system caches the file anyway): SQLITE_CACHE_KIB
+    sqlite_cache_kib: int = 512
     client_dir: Path = ROOT / "client"
+    # the client's modules are served without their comments and spare spaces (about 40% of
+    # what a phone downloads, server/web/lean.py); CLIENT_JS=source serves them as written
+    client_js_source: bool = False
     log_level: str = "INFO"
     # views are small and come at people's pace: compressing them costs more CPU than the
     # bytes it saves (WS_DEFLATE=1 turns it on)
@@ -156,7 +170,9 @@ class Settings:
             rate_rooms_per_min=_number(e, "RATE_ROOMS_PER_MIN", cls.rate_rooms_per_min),
             rate_join_per_min=_number(e, "RATE_JOIN_PER_MIN", cls.rate_join_per_min),
             sqlite_synchronous=sync,
+            sqlite_cache_kib=_number(e, "SQLITE_CACHE_KIB", cls.sqlite_cache_kib),
             client_dir=Path(e["CLIENT_DIR"]) if "CLIENT_DIR" in e else cls.client_dir,
+            client_js_source=_choice(e, "CLIENT_JS", ("lean", "source"), "lean") == "source",
             log_level=e.get("LOG_LEVEL", cls.log_level).upper(),
             ws_deflate=e.get("WS_DEFLATE", "") == "1",
             access_log=e.get("ACCESS_LOG", "") == "1",

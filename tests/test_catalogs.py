@@ -28,6 +28,11 @@ PY_PREFIX = re.compile(r"f\"([a-z_]+(?:\.[a-z_]+)*\.)\{")
 # followed by more words
 SPANISH_MARKS = re.compile(r"[áéíóúñ¿¡]")
 SENTENCE = re.compile(r"^[A-ZÁÉÍÓÚ][a-záéíóúñ]+(?: [a-záéíóúñ]+){2,}")
+# a few words in lower case with a Spanish little word among them ("· le toca", "de la mesa")
+PHRASE = re.compile(
+    r"(?:^|[\s·(])(?:le|la|el|los|las|de|del|tu|te|que|con|por|para|una|sin|mi)"
+    r" [a-záéíóúñ]{2,}"
+)
 
 
 def catalog(name: str) -> dict[str, object]:
@@ -97,7 +102,7 @@ def test_no_text_for_players_is_left_in_the_client_modules() -> None:
             text = next(g for g in match.groups() if g is not None)
             if text.startswith(("/", ".", "#", "[")):
                 continue
-            if SPANISH_MARKS.search(text) or SENTENCE.search(text):
+            if SPANISH_MARKS.search(text) or SENTENCE.search(text) or PHRASE.search(text):
                 n = code.count("\n", 0, match.start()) + 1
                 left.append(f"{path.relative_to(JS)}:{n}: {text[:80]}")
     assert left == []
@@ -109,6 +114,8 @@ def test_a_spanish_sentence_in_a_module_would_be_found() -> None:
     text = next(g for g in next(LITERAL.finditer(line)).groups() if g is not None)
     assert SENTENCE.search(text)
     assert SPANISH_MARKS.search("¿Por qué no?")
+    assert PHRASE.search(" · le toca") and PHRASE.search("carta de la mesa")
+    assert not PHRASE.search("opponent player") and not PHRASE.search("turn-mark")
 
 
 def client_names() -> tuple[set[str], set[str]]:

@@ -82,13 +82,15 @@ async def move_seat(room: Room, code: RejoinCode, token_hash: str, key_hash: str
 async def give_chair(room: Room, seat: int, chair: int, level: str) -> None:
     """The creator gives the chair nobody sat in to the computer, for good; the match starts
     when no friend's chair is left free. Giving it again at the same level is answered as
-    the first time (a retry)."""
+    the first time (a retry: the views again, nothing written), also once the match it
+    started is under way."""
     state = room.state
     if seat != CREATOR:
         raise ProtocolError("not_creator")
     if not 0 < chair < state.seat_count:
         raise ProtocolError("bad_seat")
-    if state.seats[chair].computer == level and room.status == "waiting":
+    if state.seats[chair].computer == level:
+        await room.send_state()
         return
     if room.status != "waiting":
         raise ProtocolError("not_waiting")

@@ -42,6 +42,7 @@ def tuning(settings: Settings) -> Tuning:
         statement_timeout=settings.db_statement_timeout,
         lock_timeout=settings.db_lock_timeout,
         idle_in_transaction_timeout=settings.db_idle_in_transaction_timeout,
+        sqlite_cache_kib=settings.sqlite_cache_kib,
     )
 
 

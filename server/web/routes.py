@@ -23,7 +23,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         Route("/r/{code}", index_page),
         Route("/p/{code}", index_page),
         Route("/v/{code}", index_page),
-        Route("/sw.js", service_worker_route(settings.client_dir)),
+        Route("/sw.js", service_worker_route(settings.client_dir, not settings.client_js_source)),
         Route("/healthz", healthz),
         Route("/metrics", metrics),
         Route("/api/rooms", api.create_room, methods=["POST"]),
@@ -45,5 +45,12 @@ def routes(settings: Settings) -> list[BaseRoute]:
         # releases, keeps working for a while (deprecated: its frames may cross processes)
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         WebSocketRoute("/ws", websocket_endpoint),
-        Mount("/static", ClientFiles(directory=settings.client_dir, check_dir=False)),
+        Mount(
+            "/static",
+            ClientFiles(
+                directory=settings.client_dir,
+                lean_js=not settings.client_js_source,
+                check_dir=False,
+            ),
+        ),
     ]

@@ -23,6 +23,7 @@ from starlette.types import Scope
 
 from ..i18n import negotiate, words
 from ..i18n.browser import browser_parts, compact
+from .lean import lean_file, lean_source
 
 # Revalidate every time: a 304 costs a few bytes and nobody plays with yesterday's code;
 # the service worker is what makes the page open at once.
@@ -33,7 +34,12 @@ SW_VERSION_MARK = "casino-dev"
 
 
 class ClientFiles(StaticFiles):
-    """StaticFiles (ETag, Last-Modified, 304) plus a Cache-Control header."""
+    """StaticFiles (ETag, Last-Modified, 304) plus a Cache-Control header; the modules lean
+    (server/web/lean.py) unless ``lean_js`` is off."""
+
+    def __init__(self, *, directory: Path, lean_js: bool = True, check_dir: bool = True) -> None:
+        super().__init__(directory=directory, check_dir=check_dir)
+        self.lean_js = lean_js
 
     def file_response(
         self,
@@ -47,6 +53,8 @@ class ClientFiles(StaticFiles):
             return self.catalog_response(path, stat_result, scope)
         if path.name == "manifest.webmanifest":
             return self.manifest_response(path, scope)
+        if self.lean_js and path.suffix == ".js":
+            return self.lean_response(path, stat_result, scope)
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = STATIC_CACHE
         return response
@@ -71,6 +79,14 @@ class ClientFiles(StaticFiles):
         if self.is_not_modified(headers, Headers(scope=scope)):
             return NotModifiedResponse(headers)
         return Response(body, media_type="application/json", headers=dict(headers))
+
+    def lean_response(self, path: Path, stat_result: os.stat_result, scope: Scope) -> Response:
+        """A module without its comments (``lean_file``), with its own ETag."""
+        body, etag = lean_file(path, stat_result)
+        headers = Headers({"etag": etag, "cache-control": STATIC_CACHE})
+        if self.is_not_modified(headers, Headers(scope=scope)):
+            return NotModifiedResponse(headers)
+        return Response(body, media_type="text/javascript", headers=dict(headers))
 
     def manifest_response(self, path: Path, scope: Scope) -> Response:
         """The web app manifest with its name and description in the language the browser
@@ -122,8 +138,10 @@ def client_digest(client_dir: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def service_worker_route(client_dir: Path) -> Callable[[Request], Awaitable[Response]]:
-    """The handler of ``GET /sw.js``."""
+def service_worker_route(
+    client_dir: Path, lean_js: bool = True
+) -> Callable[[Request], Awaitable[Response]]:
+    """The handler of ``GET /sw.js`` (lean, as the modules are, unless ``lean_js`` is off)."""
 
     async def service_worker(request: Request) -> Response:
         path = client_dir / "sw.js"
@@ -132,6 +150,8 @@ def service_worker_route(client_dir: Path) -> Callable[[Request], Awaitable[Resp
         text = path.read_text(encoding="utf-8").replace(
             SW_VERSION_MARK, f"casino-{client_digest(client_dir)}"
         )
+        if lean_js:
+            text = lean_source(text)
         return Response(
             text,
             media_type="text/javascript",

@@ -226,6 +226,9 @@ async def test_the_creator_gives_missing_chairs_to_the_computer(server: ServerPr
         "computer",
     ]
     assert (await give(a, 1, "dificil", "g7"))["code"] == "not_waiting"
+    # the last chair's give retried (its answer was lost) is no error once the match is on
+    retried = await give(a, 3, "facil", "g6")
+    assert retried["type"] != "error" and retried["view"]["status"] == "playing"
     late = sit(server, ana["invite"], "Tarde")
     assert late.status_code == 409 and late.json()["error"]["code"] == "room_full"
     assert not server.get(f"/api/invites/{ana['invite']}").json()["open"]

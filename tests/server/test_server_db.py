@@ -37,6 +37,7 @@ from server.store import (
     SeatState,
     StaleRoom,
     Storage,
+    Tuning,
     make_engine,
 )
 from server.store.migrate import upgrade
@@ -141,6 +142,25 @@ async def test_sqlite_migrations_make_the_tables_in_wal_mode(tmp_path: Path) -> 
     # the head: revision "0009" (0009_computer_chairs.py)
     assert con.execute("select version_num from alembic_version").fetchone()[0] == "0009"
     con.close()
+
+
+async def test_each_sqlite_connection_keeps_a_small_page_cache(tmp_path: Path) -> None:
+    """SQLITE_CACHE_KIB: the pool's connections and the writer's alike (SQLite's own 2 MiB a
+    connection filled up as the file grew, tens of MiB of the server's memory)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
+    await asyncio.to_thread(upgrade, url)
+    store = Storage.open(url, "FULL", Tuning(sqlite_cache_kib=300))
+    try:
+        async with store.db.engine.connect() as conn:
+            pooled = (await conn.exec_driver_sql("PRAGMA cache_size")).scalar()
+        assert store.db._sync is not None
+        with store.db._sync.connect() as sync_conn:
+            writer = sync_conn.exec_driver_sql("PRAGMA cache_size").scalar()
+    finally:
+        await store.close()
+    assert pooled == writer == -300
+    assert Settings.from_env({}).sqlite_cache_kib == 512
+    assert Settings.from_env({"SQLITE_CACHE_KIB": "64"}).sqlite_cache_kib == 64
 
 
 async def test_room_state_round_trip(storage: Storage) -> None:

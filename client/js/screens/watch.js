@@ -231,7 +231,7 @@ export class WatchTable extends LiveTable {
       level: v.players[seat].level,
       handSize: v.hand_sizes[seat],
       badges: [state ? h("span", { class: "level" }, state) : null,
-        v.turn === seat && v.status === "playing" ? h("span", { class: "turn-mark" }, " · le toca") : null],
+        v.turn === seat && v.status === "playing" ? h("span", { class: "turn-mark" }, ` · ${t("four.plays_now")}`) : null],
       below: [seat === 1 ? deckLine(v.deck_size) : null, this.reactions.bubble(seat)],
     }, "opponent player");
   }
