@@ -57,6 +57,8 @@ class Settings:
     # each SQLite connection's page cache in KiB (SQLite's own is 2048 a connection, over up
     # to 17 connections; the operating system caches the file anyway): SQLITE_CACHE_KIB
     sqlite_cache_kib: int = 512
+    # glibc malloc arenas at most (server/__main__.py cap_malloc_arenas; 0: glibc's own)
+    malloc_arenas: int = 2
     client_dir: Path = ROOT / "client"
     # the client's modules are served without their comments and spare spaces (about 40% of
     # what a phone downloads, server/web/lean.py); CLIENT_JS=source serves them as written
@@ -171,6 +173,7 @@ class Settings:
             rate_join_per_min=_number(e, "RATE_JOIN_PER_MIN", cls.rate_join_per_min),
             sqlite_synchronous=sync,
             sqlite_cache_kib=_number(e, "SQLITE_CACHE_KIB", cls.sqlite_cache_kib),
+            malloc_arenas=_number(e, "MALLOC_ARENAS", cls.malloc_arenas),
             client_dir=Path(e["CLIENT_DIR"]) if "CLIENT_DIR" in e else cls.client_dir,
             client_js_source=_choice(e, "CLIENT_JS", ("lean", "source"), "lean") == "source",
             log_level=e.get("LOG_LEVEL", cls.log_level).upper(),
