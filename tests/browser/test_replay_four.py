@@ -12,10 +12,11 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.test_english import assert_only
 from tests.browser.test_four_at_the_table import four_computer_room
 from tests.browser.test_replay import hand_shown, wait_step
 from tests.support.a11y import assert_no_violations
-from tests.support.browserkit import LAPTOP, PHONE, Player
+from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player
 from tests.support.srvkit import ServerProc
 from tests.support.tablekit import event_of, play_by_socket
 
@@ -129,3 +130,34 @@ def test_the_replay_of_a_match_of_four(
            .map(s => s.dataset.seat)"""
     )
     assert spill == [], spill
+
+
+def test_the_replay_of_four_in_english_held_sideways(
+    make_player: MakePlayer, web_server: ServerProc
+) -> None:
+    """A cousin whose phone is in English opens the replay at 740×360: not a Spanish word at
+    the deal, at a hand's end or at the end; the four seats fit; axe finds nothing."""
+    made = finished_four_match(web_server)
+    steps = made["data"]["steps"]
+    me = make_player(viewport=LANDSCAPE, locale="en-US")
+    me.goto(made["url"])
+    wait_step(me, 0)
+    page = me.page
+    check_step(me, steps, 0)
+    assert page.locator("#replay-title").inner_text().endswith("computer 4")
+    assert " against " in page.locator("#replay-title").inner_text()
+    assert_only(me, "en")
+    end = next(i for i, s in enumerate(steps) if any(e["kind"] == "hand_end" for e in s["events"]))
+    page.locator(".r-slider").fill(str(end))
+    check_step(me, steps, end)
+    assert_only(me, "en")
+    assert_no_violations(page, "the replay of four in English, a hand's end")
+    page.keyboard.press("End")
+    check_step(me, steps, len(steps) - 1)
+    assert_only(me, "en")
+    final = page.locator(".r-final strong").inner_text()
+    assert final[0].isupper() and " won, " in final, final  # a sentence starts with a capital
+    me.screenshot("replay-four-en-740x360")
+    assert_no_violations(page, "the replay of four in English, the end")
+    width = page.evaluate("() => [document.scrollingElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1], width
