@@ -105,6 +105,18 @@ def item_weights(table: Table) -> list[int]:
     return weights
 
 
+def mask_weight(mask: int, weights: Sequence[float]) -> float:
+    """The weight of the items of ``mask``: their ``weights`` added from the lowest item up
+    (the order of ``sum`` over ``enumerate``: the same result), one step per item in it,
+    not per item on the table."""
+    total: float = 0
+    while mask:
+        low = mask & -mask
+        total += weights[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
 def best_packing(
     groups: list[int], avail: int, weights: Sequence[float], budget: int = SEARCH_BUDGET
 ) -> tuple[float, int]:
@@ -138,7 +150,7 @@ class _Packer:
         self.steps = 0
 
     def weight_of(self, mask: int) -> float:
-        return sum(w for i, w in enumerate(self.weights) if mask >> i & 1)
+        return mask_weight(mask, self.weights)
 
     def search(self, weight: float, mask: int, fitting: list[tuple[float, int]]) -> None:
         if weight > self.best:
@@ -189,10 +201,7 @@ def best_builds(
         if not candidates:
             continue
         others = table.other_groups(value)
-        groups = sorted(
-            ((sum(w for i, w in enumerate(weights) if g >> i & 1), g) for g in candidates),
-            reverse=True,
-        )
+        groups = sorted(((mask_weight(g, weights), g) for g in candidates), reverse=True)
         simple = [(w, g) for w, g in groups if g]
         if simple:
             found[(value, False)] = simple[0]
@@ -205,7 +214,7 @@ def best_builds(
                     reach |= other
             if not reach:
                 continue
-            upper = weight + sum(w for i, w in enumerate(weights) if reach >> i & 1)
+            upper = weight + mask_weight(reach, weights)
             if upper <= found.get((value, True), (-1, 0))[0] or tries >= MAX_DOUBLE_TRIES:
                 continue
             tries += 1

@@ -38,8 +38,9 @@ class Moment:
 
 def room_status(state: RoomState, match: Match) -> str:
     """``waiting`` (a friend has not joined), ``playing`` or ``finished``."""
-    if any(name is None for name in state.names):
-        return "waiting"
+    for seat in state.seats:  # (not ``state.names``: asked several times a move)
+        if seat.name is None:
+            return "waiting"
     return "finished" if match.finished else "playing"
 
 
