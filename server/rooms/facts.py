@@ -30,8 +30,12 @@ CATEGORIES_ES = list(CATEGORY_NAMES_ES)
 MAX_BUILD_TAKES = 200  # per card: a crowded table could list more; the ideas stay whole
 
 
+_TEN_OF_DIAMONDS, _TWO_OF_SPADES = TEN_OF_DIAMONDS.code, TWO_OF_SPADES.code
+
+
 def tally(captured: Iterable[Card]) -> dict[str, Any]:
-    """What a seat has captured so far, as families count it aloud."""
+    """What a seat has captured so far, as families count it aloud (cards compared by their
+    codes: the same as by rank and suit, without a dataclass's ``__eq__`` per card)."""
     cards = spades = aces = 0
     ten = two = False
     for card in captured:
@@ -40,9 +44,9 @@ def tally(captured: Iterable[Card]) -> dict[str, Any]:
             spades += 1
         if card.rank == 1:
             aces += 1
-        elif card == TEN_OF_DIAMONDS:
+        elif card.code == _TEN_OF_DIAMONDS:
             ten = True
-        elif card == TWO_OF_SPADES:
+        elif card.code == _TWO_OF_SPADES:
             two = True
     return {
         "cards": cards,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ..config import Settings
-from ..engine import Match, public_view, view_for
+from ..engine import Match, public_view, view_json
 from ..engine.scoring import reached
 from ..engine.seats import TEAMS, others
 from ..store import RoomState, SeatListing
@@ -124,7 +124,7 @@ def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dic
     """THE view of ``seat``: every message to a seat that carries a view is built here
     (``shared``: ``common(m)`` when already built for this change)."""
     position = m.match.position
-    view = view_for(position, seat).to_json()
+    view = view_json(position, seat)
     del view["opponent_hand_size"]  # the engine's form for two; the wire has hand_sizes
     view.update(shared or common(m))
     status = view["status"]
