@@ -254,6 +254,50 @@ def card_options(
     )
 
 
+def card_options_json(
+    position: Position,
+    card: Card,
+    table: Table,
+    weights: list[int],
+    rest: tuple[Card, ...],
+) -> dict[str, Any]:
+    """``card_options(position, card, table, weights).to_json()`` made straight from the
+    masks, without the ``Move``, ``BuildIdea`` and ``CardOptions`` on the way (the mover's
+    options in every frame after a move); ``rest``: the hand without ``card``. The same
+    keys in the same order, the same values (``tests/engine/test_hints.py``)."""
+    seat = position.turn
+    code = card.code
+    most = best_take(table, card, weights)
+    solo_mask = table.rank_mask(card.rank) | table.piles_of_value(card.capture_value)
+    ideas = sorted(best_builds(table, card, rest, seat, weights).items())[:MAX_IDEAS]
+    builds = [
+        {
+            "move": {
+                "kind": "build", "card": code, "take": sorted(table.names(mask)), "value": value,
+            },
+            "value": value,
+            "double": double,
+            "takers": [c.code for c in rest if c.capture_value == value],
+        }
+        for (value, double), mask in ideas
+    ]  # fmt: skip
+    return {
+        "card": code,
+        "llevarte": (
+            {"kind": "capture", "card": code, "take": sorted(table.names(most))}
+            if most is not None
+            else None
+        ),
+        "llevarte_solo": (
+            {"kind": "capture", "card": code, "take": sorted(table.names(solo_mask))}
+            if solo_mask
+            else None
+        ),
+        "builds": builds,
+        "trail": may_trail(table, card, seat),
+    }
+
+
 def hand_options(position: Position) -> list[CardOptions]:
     """``card_options`` for every card in the hand of the seat to move."""
     table = table_of(position)
