@@ -96,7 +96,12 @@ def main() -> None:
         if args.baseline:
             base = Path(tmp) / "base"
             base.mkdir()
-            command = ["git", "archive", args.baseline, "server"]
+            # the server, and the catalogs it reads its texts from at import (where it has them)
+            paths = ["server"]
+            catalogs = ["git", "cat-file", "-e", f"{args.baseline}:client/i18n"]
+            if subprocess.run(catalogs, cwd=ROOT, capture_output=True).returncode == 0:
+                paths.append("client/i18n")
+            command = ["git", "archive", args.baseline, *paths]
             archive = subprocess.run(command, cwd=ROOT, capture_output=True, check=True)
             subprocess.run(["tar", "-x", "-C", str(base)], input=archive.stdout, check=True)
             roots[args.baseline] = base

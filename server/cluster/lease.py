@@ -27,6 +27,11 @@ process's lease is held and the room's claim is the one this process holds
   with a connection of their own: they never wait behind the room writes (another
   connection) nor behind the event loop's backlog (another loop); only what the rooms
   must hear (a lapse, rooms deposed) goes to the event loop.
+- **Alone** (``alone``: one SQLite process, which SQLite's file lock makes the database's
+  only one): the lease row is written once, when the first term starts, and never again.
+  Its renewals write nothing (SQLite has one write lock for the whole file: a renewal
+  that wrote would wait for it behind the room writes, and they behind it); they read the
+  clock (the database's clock is this machine's) and tell the rooms, as any renewal does.
 """
 
 from __future__ import annotations
@@ -73,9 +78,16 @@ class Lease:
         clock: DbClock | None = None,
         monotonic: Callable[[], float] = time.monotonic,
         exclusive: bool = False,
+        alone: bool = False,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.exclusive = exclusive  # no other process can take a room: slow is not dead
+        # no other process can take a room: slow is not dead
+        self.exclusive = exclusive or alone
+        # no other process uses the database at all (SQLite's file lock): nothing to renew
+        # in it, and its clock is this machine's (``wall``)
+        self.alone = alone
+        self.wall = wall
         self.node = node
         self.lease_seconds = lease_seconds
         self.events = events or ClusterEvents()
@@ -137,6 +149,9 @@ class Lease:
         )
         self._renewed(sent, now)
         self._lapsed = False
+        if self.alone:  # any other row is a process that is gone (it held the file lock)
+            self.live = frozenset({self.node})
+            return
         self.live = await asyncio.wait_for(store.live(), timeout) | {self.node}
 
     @property
@@ -161,6 +176,10 @@ class Lease:
             await hear(self._arm_watchdog)
             return
         sent = self.monotonic()
+        if self.alone:  # nothing to write, nothing another process could have changed
+            self._renewed(sent, self.wall())
+            await hear(self._heard_alone)
+            return
         before = dict(self._claims)  # rooms claimed while the renewal runs are not judged by it
         renewal = await asyncio.wait_for(store.renew(self.node, self.lease_seconds), self._timeout)
         if renewal is None:
@@ -190,6 +209,10 @@ class Lease:
             for room_id in deposed:
                 del self._claims[room_id]
             self.events.deposed(deposed)
+        self._arm_watchdog()
+        self.events.renewed(self.live)
+
+    def _heard_alone(self) -> None:
         self._arm_watchdog()
         self.events.renewed(self.live)
 

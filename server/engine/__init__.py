@@ -10,7 +10,7 @@ from .match import Match, shuffled_deck, start_hand
 from .moves import Move, Step, check_move, legal_moves, moves_for_card, play, play_step
 from .position import Pile, Position
 from .scoring import CATEGORIES, CATEGORY_NAMES_ES, HandResult, score_hand
-from .view import PublicView, View, public_view, view_for
+from .view import PublicView, View, public_view, view_for, view_json
 
 __all__ = [
     "CATEGORIES",
@@ -43,4 +43,5 @@ __all__ = [
     "shuffled_deck",
     "start_hand",
     "view_for",
+    "view_json",
 ]

@@ -105,6 +105,18 @@ def item_weights(table: Table) -> list[int]:
     return weights
 
 
+def mask_weight(mask: int, weights: Sequence[float]) -> float:
+    """The weight of the items of ``mask``: their ``weights`` added from the lowest item up
+    (the order of ``sum`` over ``enumerate``: the same result), one step per item in it,
+    not per item on the table."""
+    total: float = 0
+    while mask:
+        low = mask & -mask
+        total += weights[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
 def best_packing(
     groups: list[int], avail: int, weights: Sequence[float], budget: int = SEARCH_BUDGET
 ) -> tuple[float, int]:
@@ -138,7 +150,7 @@ class _Packer:
         self.steps = 0
 
     def weight_of(self, mask: int) -> float:
-        return sum(w for i, w in enumerate(self.weights) if mask >> i & 1)
+        return mask_weight(mask, self.weights)
 
     def search(self, weight: float, mask: int, fitting: list[tuple[float, int]]) -> None:
         if weight > self.best:
@@ -189,10 +201,7 @@ def best_builds(
         if not candidates:
             continue
         others = table.other_groups(value)
-        groups = sorted(
-            ((sum(w for i, w in enumerate(weights) if g >> i & 1), g) for g in candidates),
-            reverse=True,
-        )
+        groups = sorted(((mask_weight(g, weights), g) for g in candidates), reverse=True)
         simple = [(w, g) for w, g in groups if g]
         if simple:
             found[(value, False)] = simple[0]
@@ -205,7 +214,7 @@ def best_builds(
                     reach |= other
             if not reach:
                 continue
-            upper = weight + sum(w for i, w in enumerate(weights) if reach >> i & 1)
+            upper = weight + mask_weight(reach, weights)
             if upper <= found.get((value, True), (-1, 0))[0] or tries >= MAX_DOUBLE_TRIES:
                 continue
             tries += 1
@@ -243,6 +252,50 @@ def card_options(
         builds=ideas,
         trail=may_trail(table, card, seat),
     )
+
+
+def card_options_json(
+    position: Position,
+    card: Card,
+    table: Table,
+    weights: list[int],
+    rest: tuple[Card, ...],
+) -> dict[str, Any]:
+    """``card_options(position, card, table, weights).to_json()`` made straight from the
+    masks, without the ``Move``, ``BuildIdea`` and ``CardOptions`` on the way (the mover's
+    options in every frame after a move); ``rest``: the hand without ``card``. The same
+    keys in the same order, the same values (``tests/engine/test_hints.py``)."""
+    seat = position.turn
+    code = card.code
+    most = best_take(table, card, weights)
+    solo_mask = table.rank_mask(card.rank) | table.piles_of_value(card.capture_value)
+    ideas = sorted(best_builds(table, card, rest, seat, weights).items())[:MAX_IDEAS]
+    builds = [
+        {
+            "move": {
+                "kind": "build", "card": code, "take": sorted(table.names(mask)), "value": value,
+            },
+            "value": value,
+            "double": double,
+            "takers": [c.code for c in rest if c.capture_value == value],
+        }
+        for (value, double), mask in ideas
+    ]  # fmt: skip
+    return {
+        "card": code,
+        "llevarte": (
+            {"kind": "capture", "card": code, "take": sorted(table.names(most))}
+            if most is not None
+            else None
+        ),
+        "llevarte_solo": (
+            {"kind": "capture", "card": code, "take": sorted(table.names(solo_mask))}
+            if solo_mask
+            else None
+        ),
+        "builds": builds,
+        "trail": may_trail(table, card, seat),
+    }
 
 
 def hand_options(position: Position) -> list[CardOptions]:

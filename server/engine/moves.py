@@ -140,6 +140,9 @@ class Table:
         self._other_unions: dict[int, set[int]] = {}
         self._names: dict[int, frozenset[str]] = {}
         self._other_groups: dict[int, list[int]] = {}
+        # the groups a card may build with, asked for each card of the hand by the options
+        # twice (its build ideas, its build sets): made once per table (never changed)
+        self._card_groups: dict[tuple[int, int, int], list[int]] = {}
         self._rank_masks: dict[int, int] = {}
         for i, card in enumerate(cards):
             self._rank_masks[card.rank] = self._rank_masks.get(card.rank, 0) | 1 << i
@@ -421,7 +424,16 @@ def is_capture(table: Table, card: Card, mask: int) -> bool:
 
 
 def card_groups(table: Table, card: Card, value: int, seat: int) -> list[int]:
-    """The groups that may hold the played card in a build of ``value`` (0: the card alone)."""
+    """The groups that may hold the played card in a build of ``value`` (0: the card alone;
+    made once per table, card, value and seat: not to be changed)."""
+    key = (card.rank, value, seat)
+    groups = table._card_groups.get(key)
+    if groups is None:
+        groups = table._card_groups[key] = _card_groups(table, card, value, seat)
+    return groups
+
+
+def _card_groups(table: Table, card: Card, value: int, seat: int) -> list[int]:
     hv = card.value
     groups: list[int] = []
     if value - hv >= 1:

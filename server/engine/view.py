@@ -110,6 +110,33 @@ def view_for(position: Position, seat: int) -> View:
     )
 
 
+def view_json(position: Position, seat: int) -> dict[str, Any]:
+    """``view_for(position, seat).to_json()``, built straight from the position (a seat's
+    frame after every move: no ``View`` made on the way). The same keys, in the same order,
+    with the same values (``tests/engine/test_view_json.py``)."""
+    hands = position.hands
+    count = len(hands)
+    data: dict[str, Any] = {
+        "seat": seat,
+        "hand": [c.code for c in hands[seat]],
+        "opponent_hand_size": len(hands[seats.next_seat(seat, count)]),
+        "table": {
+            "cards": [c.code for c in position.cards],
+            "piles": [p.to_json() for p in position.piles],
+        },
+        "turn": position.turn,
+        "dealer": position.dealer,
+        "deck_size": len(position.deck),
+        "captured_counts": [len(cards) for cards in position.captured],
+        "limpias": list(position.limpias),
+        "last_capturer": position.last_capturer,
+        "scores": list(position.scores),
+    }
+    if count != 2:  # the two-seat form is the wire's, unchanged
+        data["hand_sizes"] = [len(hand) for hand in hands]
+    return data
+
+
 @dataclass(frozen=True, slots=True)
 class PublicView:
     """What is face up for everyone (a watcher): the table, how many cards each hand and the

@@ -262,8 +262,11 @@ class Room:
         then both are the room's. Seat rows that changed are written, and ``seats`` in any
         case."""
         new = replace(new, version=self.state.version + 1)
+        old = self.state.seats
         changed = tuple(
-            s for s, seat in enumerate(new.seats) if s in seats or seat != self.state.seats[s]
+            s
+            for s, seat in enumerate(new.seats)
+            if s in seats or (seat is not old[s] and seat != old[s])  # `is`: most often
         )
         after = match or self.live.match
         status = room_status(new, after)

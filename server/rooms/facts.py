@@ -17,10 +17,9 @@ from ..engine import (
     Match,
     Position,
     Step,
-    card_options,
 )
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
-from ..engine.hints import item_weights
+from ..engine.hints import card_options_json, item_weights
 from ..engine.moves import Table, build_masks, hand_without, table_of
 from ..engine.scoring import ACE_ORDER, CATEGORIES, LATE_SCORE, category_counts
 from ..engine.seats import TEAMS
@@ -30,8 +29,12 @@ CATEGORIES_ES = list(CATEGORY_NAMES_ES)
 MAX_BUILD_TAKES = 200  # per card: a crowded table could list more; the ideas stay whole
 
 
+_TEN_OF_DIAMONDS, _TWO_OF_SPADES = TEN_OF_DIAMONDS.code, TWO_OF_SPADES.code
+
+
 def tally(captured: Iterable[Card]) -> dict[str, Any]:
-    """What a seat has captured so far, as families count it aloud."""
+    """What a seat has captured so far, as families count it aloud (cards compared by their
+    codes: the same as by rank and suit, without a dataclass's ``__eq__`` per card)."""
     cards = spades = aces = 0
     ten = two = False
     for card in captured:
@@ -40,9 +43,9 @@ def tally(captured: Iterable[Card]) -> dict[str, Any]:
             spades += 1
         if card.rank == 1:
             aces += 1
-        elif card == TEN_OF_DIAMONDS:
+        elif card.code == _TEN_OF_DIAMONDS:
             ten = True
-        elif card == TWO_OF_SPADES:
+        elif card.code == _TWO_OF_SPADES:
             two = True
     return {
         "cards": cards,
@@ -127,10 +130,14 @@ def rematch_event(match_no: int) -> str:
     return dumps({"kind": "rematch", "match": match_no})
 
 
-def build_takes(position: Position, table: Table, card: Card) -> list[dict[str, Any]]:
-    """Every set of table items ``card`` can build on, with the values it can make."""
+def build_takes(
+    position: Position, table: Table, card: Card, rest: tuple[Card, ...] | None = None
+) -> list[dict[str, Any]]:
+    """Every set of table items ``card`` can build on, with the values it can make
+    (``rest``: the hand without ``card``, when known)."""
     seat = position.turn
-    rest = hand_without(position.hands[seat], card)
+    if rest is None:
+        rest = hand_without(position.hands[seat], card)
     values: dict[tuple[str, ...], list[int]] = {}
     for mask, value, _double in build_masks(table, card, rest, seat):
         values.setdefault(tuple(sorted(table.names(mask))), []).append(value)
@@ -145,9 +152,10 @@ def options(position: Position) -> list[dict[str, Any]]:
     table = table_of(position)
     weights = item_weights(table)
     result = []
-    for card in position.hands[position.turn]:
-        option = card_options(position, card, table, weights)
-        entry = option.to_json()
-        entry["build_takes"] = build_takes(position, table, option.card)
+    hand = position.hands[position.turn]
+    for card in hand:
+        rest = hand_without(hand, card)
+        entry = card_options_json(position, card, table, weights, rest)
+        entry["build_takes"] = build_takes(position, table, card, rest)
         result.append(entry)
     return result

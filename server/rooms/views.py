@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ..config import Settings
-from ..engine import Match, public_view, view_for
+from ..engine import Match, public_view, view_json
 from ..engine.scoring import reached
 from ..engine.seats import TEAMS, others
 from ..protocol.names import COMPUTER_NAME, is_given
@@ -37,8 +37,9 @@ class Moment:
 
 def room_status(state: RoomState, match: Match) -> str:
     """``waiting`` (a friend has not joined), ``playing`` or ``finished``."""
-    if any(name is None for name in state.names):
-        return "waiting"
+    for seat in state.seats:  # (not ``state.names``: asked several times a move)
+        if seat.name is None:
+            return "waiting"
     return "finished" if match.finished else "playing"
 
 
@@ -125,7 +126,7 @@ def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dic
     """THE view of ``seat``: every message to a seat that carries a view is built here
     (``shared``: ``common(m)`` when already built for this change)."""
     position = m.match.position
-    view = view_for(position, seat).to_json()
+    view = view_json(position, seat)
     del view["opponent_hand_size"]  # the engine's form for two; the wire has hand_sizes
     view.update(shared or common(m))
     status = view["status"]

@@ -72,9 +72,12 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         # no other process can take a room (one SQLite file, locked above; or one process
         # without Redis, whose claims are forced): a slow process keeps its rooms
         exclusive = storage.db.dialect == "sqlite" or not settings.redis_url
+        # SQLite: this process is the file's only one, so the lease is written once (at
+        # start) and its renewals write nothing: they never wait for SQLite's one write
+        # lock behind the room writes, nor make the room writes wait behind them
         lease = Lease(
             storage.leases, node, settings.lease_seconds, events=events, clock=clock,
-            exclusive=exclusive,
+            exclusive=exclusive, alone=storage.db.dialect == "sqlite",
         )  # fmt: skip
         # one process: every room is ours. Several (REDIS_URL): rooms are shared by leases,
         # and frames and room commands travel between the processes over Redis

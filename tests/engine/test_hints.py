@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 
 from server.engine import Card, Move, Position, card_options, hand_options, legal_moves, play
-from server.engine.hints import MAX_IDEAS
+from server.engine.hints import MAX_IDEAS, card_options_json, item_weights
+from server.engine.moves import hand_without, table_of
 
 from .strategies import deterministic, game_positions, small_positions
 
@@ -124,3 +125,20 @@ def test_llevarte_breaks_ties_by_spades_then_the_10_of_diamonds() -> None:
     assert card_options(position, Card.parse("Qc")).llevarte == Move.capture(
         "Qc", "10d", "2h", "9h", "3c"
     )
+
+
+def test_card_options_json_is_card_options_to_json() -> None:
+    """The options of every frame (``card_options_json``, issue 31: no ``Move``,
+    ``BuildIdea`` or ``CardOptions`` on the way) are exactly ``card_options(...).to_json()``,
+    keys in order, for every card of the hand to move in whole games."""
+    looked = 0
+    for position in game_positions():
+        table = table_of(position)
+        weights = item_weights(table)
+        hand = position.hands[position.turn]
+        for card in hand:
+            made = card_options_json(position, card, table, weights, hand_without(hand, card))
+            expected = card_options(position, card, table, weights).to_json()
+            assert list(made.items()) == list(expected.items())
+            looked += 1
+    assert looked > 100

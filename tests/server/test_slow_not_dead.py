@@ -51,22 +51,28 @@ def at_seq(seq: int) -> Callable[[dict[str, object]], bool]:
 
 
 async def test_one_process_paused_past_its_lease_keeps_its_rooms(
-    make_server: Callable[..., ServerProc],
+    make_server: Callable[..., ServerProc], backend: Backend
 ) -> None:
     """One process (no Redis: nobody else can take a room) stands still (SIGSTOP) until
     its lease has lapsed in the database three leases over, then goes on (SIGCONT): it
-    renews, and the two seats of its room play on on the same sockets, never told
-    ``reconnecting``; no room stopped."""
+    renews (on PostgreSQL; on SQLite the lease row is never written after the start), and
+    the two seats of its room play on on the same sockets, never told ``reconnecting``; no
+    room stopped."""
     server = make_server(LEASE_SECONDS=str(LEASE), GRACE_SECONDS="600").start()
     first, second = server.friend_room()
     a, _ = await Client.hello(server, first["token"])
     b, _ = await Client.hello(server, second["token"])
     await play_two(a, b, at_seq(2))
+    started = lease_until(server)
     with paused(server):
         # the database's clock is this machine's (SQLite in this process, PostgreSQL here)
         await until(lambda: lease_until(server) < time.time() - 3 * LEASE, "the lease lapsed")
     woke = time.time()
-    await until(lambda: lease_until(server) > woke, "renewed after the pause")
+    if backend.name == "sqlite":
+        await asyncio.sleep(3 * LEASE)  # renewals would have written by now
+        assert lease_until(server) == started
+    else:
+        await until(lambda: lease_until(server) > woke, "renewed after the pause")
     await play_two(a, b, at_seq(a.seq + 4))
     assert not told_to_reconnect(a) and not told_to_reconnect(b)
     metrics = httpx.get(f"{server.base}/metrics", timeout=5).text
@@ -108,6 +114,46 @@ async def test_a_move_that_waits_for_sqlites_write_lock_waits_again(
     await b.close()
 
 
+async def test_one_sqlite_process_never_writes_its_lease_again(
+    make_server: Callable[..., ServerProc], backend: Backend
+) -> None:
+    """One SQLite process (the file lock makes it the only one) writes its lease once, at
+    start: its renewals write nothing, so they never wait for SQLite's one write lock.
+    Another connection holds that lock past ``busy_timeout`` (7 s, seven leases) while the
+    room is idle, then the server is paused past three leases: the lease row is as the
+    start wrote it, no renewal failed, the room plays on on the same sockets, nobody told
+    ``reconnecting``, no room stopped."""
+    if backend.name != "sqlite":
+        pytest.skip("SQLite's one write lock and its one process")
+    server = make_server(LEASE_SECONDS=str(LEASE), GRACE_SECONDS="600").start()
+    first, second = server.friend_room()
+    a, _ = await Client.hello(server, first["token"])
+    b, _ = await Client.hello(server, second["token"])
+    await play_two(a, b, at_seq(2))
+    started = lease_until(server)
+    lock = sqlite3.connect(server.db_path, timeout=0, isolation_level=None)
+    try:
+        lock.execute("BEGIN IMMEDIATE")
+        await asyncio.sleep(7)  # past busy_timeout (5 s): a renewal that wrote would fail
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    with paused(server):
+        await asyncio.sleep(3 * LEASE)
+    await asyncio.sleep(3 * LEASE)  # the renewals after the pause
+    await play_two(a, b, at_seq(a.seq + 4))
+    assert lease_until(server) == started
+    log = server.read_log()
+    assert "cannot renew" not in log and "had lapsed" not in log and "ran out" not in log
+    assert not told_to_reconnect(a) and not told_to_reconnect(b)
+    metrics = httpx.get(f"{server.base}/metrics", timeout=5).text
+    assert "casino_lease_held 1" in metrics
+    stops = [line for line in metrics.splitlines() if line.startswith("casino_room_stops")]
+    assert all(line.endswith(" 0.0") or line.endswith(" 0") for line in stops), stops
+    await a.close()
+    await b.close()
+
+
 class Heard(ClusterEvents):
     def __init__(self) -> None:
         self.lapses = 0
@@ -137,15 +183,24 @@ def busy_until(done: Callable[[], bool], what: str) -> None:
         assert time.monotonic() - start < 3 * DEADLINE, f"{what}: not after {3 * DEADLINE} s"
 
 
-@pytest.mark.parametrize("exclusive", [False, True], ids=["several", "exclusive"])
-async def test_a_busy_event_loop_keeps_the_lease(storage: Storage, exclusive: bool) -> None:
+@pytest.mark.parametrize("mode", ["several", "exclusive", "alone"])
+async def test_a_busy_event_loop_keeps_the_lease(
+    storage: Storage, backend: Backend, mode: str
+) -> None:
     """The rooms' event loop is busy for three leases. Where the lease matters (several
     processes) the renewals, in a thread of their own on a connection of their own, went
     on meanwhile (the database says the lease never lapsed); where it cannot lapse
-    (``exclusive``) the lease is held when the loop comes back. Either way the room's
-    claim is still held and nothing lapsed."""
+    (``exclusive``; ``alone``: one SQLite process, whose renewals write nothing) the lease
+    is held when the loop comes back. Either way the room's claim is still held and
+    nothing lapsed."""
+    if mode == "alone" and backend.name != "sqlite":
+        pytest.skip("SQLite's one process")
+    exclusive = mode != "several"
     heard = Heard()
-    lease = Lease(storage.leases, "busy", BUSY_LEASE, events=heard, exclusive=exclusive)
+    lease = Lease(
+        storage.leases, "busy", BUSY_LEASE, events=heard, exclusive=exclusive,
+        alone=mode == "alone",
+    )  # fmt: skip
     await lease.start()
     room = RoomState(
         id="r1", mode="friend", level=None, seed="semilla", match_no=1, match_start_seq=0,
