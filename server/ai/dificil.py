@@ -72,7 +72,12 @@ class Tuning:
     extra_candidates: int = 3
     # with four players a deal is 16 plays, not 8: the rollouts cost twice as much, so this
     # share of the worlds is searched (0.5 s of CPU at p99, issue 26)
-    four_share: float = 0.75
+    four_share: float = 0.7
+    # with four players a rollout plays out what is left of the deal: a decision late in a
+    # deal has shorter rollouts, so it gets more worlds (four_share times 16 / plays left,
+    # at most four_stretch times as many): the CPU of the longest decisions (a deal's first
+    # plays), which sets the p99, is unchanged. 1.0: the same worlds at every play
+    four_stretch: float = 3.0
     disagree_z: float = 1.0
     rollout: NormalTuning = field(default_factory=_rollout_tuning)
 
@@ -122,8 +127,9 @@ class Dificil:
         }
         samples, extra = tuning.samples, tuning.extra_samples
         if view.seat_count > 2:
-            samples = max(2, round(samples * tuning.four_share))
-            extra = round(extra * tuning.four_share)
+            share = tuning.four_share * _stretch(view, tuning.four_stretch)
+            samples = max(2, round(samples * share))
+            extra = round(extra * share)
         values = self._values(view, unseen, candidates, samples, inference, rng)
         totals = [sum(column) for column in values]
         order = sorted(range(len(candidates)), key=lambda i: (-round(totals[i], 9), i))
@@ -251,12 +257,18 @@ class Dificil:
         captured is certain, what is still to come goes to each side with the learned
         deal-end shares (``dealend``). With four players the sides are the teams (the
         dealer's team and the other) and the shares, learned from two-player self-play, are
-        read by the cards left in the deck (``DEAL_CARDS`` of two players' deals)."""
-        deals_left = len(position.deck) // DEAL_CARDS + 1
+        read by the cards left in the deck (``DEAL_CARDS`` of two players' deals) if
+        ``dealend.json`` has no four-player section, else those fitted on four-player
+        self-play (``fit_dealend.py --seats 4``)."""
         last = position.last_capturer
         dealer = team_of(position.dealer)
         key = "nobody" if last is None else ("dealer" if team_of(last) == dealer else "other")
-        shares = self.estimate.at(deals_left, key)
+        shares = None
+        if position.seat_count > 2:
+            four_deal = DEAL_CARDS * position.seat_count // 2
+            shares = self.estimate.at_four(len(position.deck) // four_deal + 1, key)
+        if shares is None:
+            shares = self.estimate.at(len(position.deck) // DEAL_CARDS + 1, key)
         return deal_end_chance(
             position.scores,
             position.captured,
@@ -265,6 +277,15 @@ class Dificil:
             shares,
             team_of(seat),
         )
+
+
+def _stretch(view: View, most: float) -> float:
+    """How many times the worlds of a deal's first play a four-player decision gets: a
+    full deal's plays over the plays left in this one (the rollouts' length), at most
+    ``most``."""
+    left = sum(view.hand_sizes)  # every hand's cards: the plays left in this deal
+    full = DEAL_CARDS * view.seat_count // 2
+    return max(1.0, min(most, full / max(left, 1)))
 
 
 def _disagree(a: list[float], b: list[float], tuning: Tuning) -> bool:
