@@ -36,10 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from server.ai import LEVELS  # noqa: E402
 from server.ai.dealend import FIELDS, PATH  # noqa: E402
 from server.engine import Card, Match, Position, legal_moves, view_for  # noqa: E402
-from server.engine.seats import team_of  # noqa: E402
 from server.engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES  # noqa: E402
 from server.engine.moves import Table, capture_masks  # noqa: E402
 from server.engine.scoring import ACE_ORDER  # noqa: E402
+from server.engine.seats import team_of  # noqa: E402
 
 POINT_CARDS = frozenset((TEN_OF_DIAMONDS, TWO_OF_SPADES, *ACE_ORDER))
 Key = str  # "deals_left:last"
