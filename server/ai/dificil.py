@@ -74,10 +74,13 @@ class Tuning:
     # share of the worlds is searched (0.5 s of CPU at p99, issue 26)
     four_share: float = 0.7
     # with four players a rollout plays out what is left of the deal: a decision late in a
-    # deal has shorter rollouts, so it gets more worlds (four_share times 16 / plays left,
-    # at most four_stretch times as many): the CPU of the longest decisions (a deal's first
-    # plays), which sets the p99, is unchanged. 1.0: the same worlds at every play
+    # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
+    # times as many (at most four_stretch times). Those decisions stay well below the cost
+    # of a deal's first plays, which set the p99 (scaled from 16 plays left, the
+    # decisions at 9-15 cost as much as the first ones and the p99 rose 0.44 -> 0.63 s).
+    # four_stretch 1.0: the same worlds at every play
     four_stretch: float = 3.0
+    four_stretch_plays: int = 9
     disagree_z: float = 1.0
     rollout: NormalTuning = field(default_factory=_rollout_tuning)
 
@@ -127,7 +130,7 @@ class Dificil:
         }
         samples, extra = tuning.samples, tuning.extra_samples
         if view.seat_count > 2:
-            share = tuning.four_share * _stretch(view, tuning.four_stretch)
+            share = tuning.four_share * _stretch(view, tuning)
             samples = max(2, round(samples * share))
             extra = round(extra * share)
         values = self._values(view, unseen, candidates, samples, inference, rng)
@@ -279,13 +282,12 @@ class Dificil:
         )
 
 
-def _stretch(view: View, most: float) -> float:
-    """How many times the worlds of a deal's first play a four-player decision gets: a
-    full deal's plays over the plays left in this one (the rollouts' length), at most
-    ``most``."""
+def _stretch(view: View, tuning: Tuning) -> float:
+    """How many times the worlds of a deal's first play a four-player decision gets:
+    ``four_stretch_plays`` over the plays left in this deal (the rollouts' length), at
+    least 1, at most ``four_stretch``."""
     left = sum(view.hand_sizes)  # every hand's cards: the plays left in this deal
-    full = DEAL_CARDS * view.seat_count // 2
-    return max(1.0, min(most, full / max(left, 1)))
+    return max(1.0, min(tuning.four_stretch, tuning.four_stretch_plays / max(left, 1)))
 
 
 def _disagree(a: list[float], b: list[float], tuning: Tuning) -> bool:
