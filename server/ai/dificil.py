@@ -20,7 +20,11 @@ It sees only the seat's ``View``, like every level. For each decision:
    chance of winning the match with what is still to come shared out as self-play says
    it is (``odds.deal_end_chance`` with ``dealend.json``: the 18-points rule, the race to
    21 counted in order). Every candidate is played out in the same worlds with the same
-   rollout seeds, so the comparison is between moves, not between luck.
+   rollout seeds, so the comparison is between moves, not between luck. With four
+   players the three hidden hands are drawn, every seat's plays are read, the sides of
+   the deal's end are the teams (with the shares of four-player self-play: the file's
+   ``four`` section), and ``Tuning.four_share`` of the worlds are played (a deal is 16
+   plays), more when few plays are left in the deal (``four_stretch``).
 4. **More worlds where they disagree.** If the best two candidates are within
    ``Tuning.disagree_z`` standard errors of each other over those worlds,
    ``Tuning.extra_samples`` more worlds are played for the best ``extra_candidates``; the
@@ -71,7 +75,8 @@ class Tuning:
     extra_samples: int = 12
     extra_candidates: int = 3
     # with four players a deal is 16 plays, not 8: the rollouts cost twice as much, so this
-    # share of the worlds is searched (0.5 s of CPU at p99, issue 26)
+    # share of the worlds is searched (0.5 s of CPU at p99, issue 26; 0.75 before Normal's
+    # caches and four_stretch)
     four_share: float = 0.7
     # with four players a rollout plays out what is left of the deal: a decision late in a
     # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
@@ -259,10 +264,10 @@ class Dificil:
         """``seat``'s chance to win the match from a position just dealt: what has been
         captured is certain, what is still to come goes to each side with the learned
         deal-end shares (``dealend``). With four players the sides are the teams (the
-        dealer's team and the other) and the shares, learned from two-player self-play, are
-        read by the cards left in the deck (``DEAL_CARDS`` of two players' deals) if
-        ``dealend.json`` has no four-player section, else those fitted on four-player
-        self-play (``fit_dealend.py --seats 4``)."""
+        dealer's team and the other) and the shares are those fitted on four-player
+        self-play (``fit_dealend.py --seats 4``), by the four-player deals left; if the file
+        has none, the two-player shares read by the cards left in the deck (``DEAL_CARDS``
+        of two players' deals)."""
         last = position.last_capturer
         dealer = team_of(position.dealer)
         key = "nobody" if last is None else ("dealer" if team_of(last) == dealer else "other")
