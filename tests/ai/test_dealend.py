@@ -94,6 +94,7 @@ def test_four_players_have_shares_of_their_own() -> None:
     assert Estimate(shares=estimate.shares).at_four(1, "any") is None
     # the two-player shares are not the four-player ones
     assert estimate.at(1, "any") != estimate.at_four(1, "any")
+    four: object
     for four in ({"shares": {"9:any": data["four"]["shares"]["1:any"]}}, {"shares": []}, []):
         with pytest.raises(ValueError):
             parse({**data, "four": four})
