@@ -1,6 +1,7 @@
 """Fits Difícil's deal-end estimate and opponent model from Normal's self-play (issue 19).
 
     nice -n 10 .venv/bin/python scripts/fit_dealend.py --matches 600 --workers 2
+    nice -n 10 .venv/bin/python scripts/fit_dealend.py --seats 4 --matches 2000 --workers 2
 
 Plays seeded Normal-against-Normal matches (Normal is the policy of Difícil's rollouts and
 its model of the opponent) and measures:
@@ -13,7 +14,11 @@ its model of the opponent) and measures:
   trails (``trail_with_capture``), and how often Normal, holding a card that sweeps the
   table, plays something else (``missed_limpia``): the factors of ``inference.Model``.
 
-Writes server/ai/dealend.json (``--out``), which ``server.ai.dealend`` loads.
+Writes server/ai/dealend.json (``--out``), which ``server.ai.dealend`` loads. With
+``--seats 4`` it plays four-player Normal matches and measures the same shares per team (the
+dealer's team and the other; a four-player deal is 16 cards, so 1 or 2 deals are still to
+play at a deal's end): they replace the file's ``four`` section only, the two-player shares
+and the model's factors are kept as they are.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from server.engine import Card, Match, Position, legal_moves, view_for  # noqa: 
 from server.engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES  # noqa: E402
 from server.engine.moves import Table, capture_masks  # noqa: E402
 from server.engine.scoring import ACE_ORDER  # noqa: E402
+from server.engine.seats import team_of  # noqa: E402
 
 POINT_CARDS = frozenset((TEN_OF_DIAMONDS, TWO_OF_SPADES, *ACE_ORDER))
 Key = str  # "deals_left:last"
@@ -47,12 +53,12 @@ Counts = list[int]
 def _last(position: Position) -> str:
     if position.last_capturer is None:
         return "nobody"
-    return "dealer" if position.last_capturer == position.dealer else "other"
+    return "dealer" if team_of(position.last_capturer) == team_of(position.dealer) else "other"
 
 
 def _remaining(position: Position) -> frozenset[Card]:
     taken = set(position.captured[0]) | set(position.captured[1])
-    held = (*position.hands[0], *position.hands[1], *position.cards, *position.deck)
+    held = (*(c for hand in position.hands for c in hand), *position.cards, *position.deck)
     on_piles = (card for pile in position.piles for card in pile.cards)
     return frozenset(c for c in (*held, *on_piles) if c not in taken)
 
@@ -71,12 +77,17 @@ def _capturing(position: Position) -> tuple[int, bool]:
     return count, sweep
 
 
-def play(pair: int) -> tuple[Sums, Counts]:
+def play(job: tuple[int, int]) -> tuple[Sums, Counts]:
+    pair, seat_count = job
     sums: Sums = defaultdict(lambda: [0.0] * 9)
     counts = [0] * 8  # decisions/trails with 0 capturers, with 1; sweep held / not made
     normal = LEVELS["normal"]
-    match = Match.new(f"fit-dealend-{pair}")
-    rngs = (random.Random(f"fit:{pair}:0"), random.Random(f"fit:{pair}:1"))
+    if seat_count == 2:  # the seeds of the two-player fit, as before
+        match = Match.new(f"fit-dealend-{pair}")
+    else:
+        match = Match.new(f"fit-dealend-{seat_count}-{pair}", seat_count)
+    rngs = [random.Random(f"fit:{pair}:{seat}") for seat in range(seat_count)]
+    deal_cards = 4 * seat_count
     snapshots: list[tuple[Key, frozenset[Card], int, tuple[int, int]]] = []
     while not match.finished:
         position = match.position
@@ -94,15 +105,15 @@ def play(pair: int) -> tuple[Sums, Counts]:
         match_after, step = match.play(move)
         if step.dealt:
             after = step.position
-            deals_left = len(after.deck) // 8 + 1
+            deals_left = len(after.deck) // deal_cards + 1
             snapshots.append(
                 (f"{deals_left}:{_last(after)}", _remaining(after), after.dealer, after.limpias)
             )
         if step.result is not None:
             end = step.position
-            dealer = end.dealer
+            dealer = team_of(end.dealer)
             for key, remaining, snap_dealer, limpias in snapshots:
-                assert snap_dealer == dealer
+                assert team_of(snap_dealer) == dealer
                 mine = set(end.captured[dealer])
                 for row in (sums[key], sums[key.split(":")[0] + ":any"]):
                     _count(row, remaining, mine, end.limpias, limpias, dealer)
@@ -139,11 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--min-ends", type=int, default=30, help="deal ends a row needs")
     parser.add_argument("--out", type=Path, default=PATH)
+    parser.add_argument("--seats", type=int, choices=(2, 4), default=2)
     args = parser.parse_args(argv)
     totals: Sums = defaultdict(lambda: [0.0] * 9)
     counts = [0] * 8
     with Pool(args.workers) as pool:
-        for sums, found in pool.imap_unordered(play, range(args.matches), chunksize=4):
+        jobs = [(pair, args.seats) for pair in range(args.matches)]
+        for sums, found in pool.imap_unordered(play, jobs, chunksize=4):
             for key, row in sums.items():
                 totals[key] = [a + b for a, b in zip(totals[key], row, strict=True)]
             counts = [a + b for a, b in zip(counts, found, strict=True)]
@@ -172,12 +185,20 @@ def main(argv: list[str] | None = None) -> int:
         f"holding one: trail_with_capture {trail:.3f}; a sweep held is not made "
         f"{counts[5]}/{counts[4]}: missed_limpia {missed:.3f}"
     )
-    data = {
-        "about": "scripts/fit_dealend.py: " + " ".join(sys.argv[1:]),
-        "matches": args.matches,
-        "shares": shares,
-        "model": {"trail_with_capture": round(trail, 4), "missed_limpia": round(missed, 4)},
-    }
+    about = "scripts/fit_dealend.py: " + " ".join(sys.argv[1:])
+    if args.seats == 4:
+        data = json.loads(args.out.read_text()) if args.out.exists() else {}
+        data["four"] = {"about": about, "matches": args.matches, "shares": shares}
+    else:
+        data = {
+            "about": about,
+            "matches": args.matches,
+            "shares": shares,
+            "model": {"trail_with_capture": round(trail, 4), "missed_limpia": round(missed, 4)},
+        }
+        old = json.loads(args.out.read_text()) if args.out.exists() else {}
+        if "four" in old:  # the four-player section is fitted apart
+            data["four"] = old["four"]
     args.out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {args.out}")
     return 0

@@ -7,7 +7,9 @@ each side is not even: the dealer plays last in every deal and tends to make the
 capture, which takes the table. ``scripts/fit_dealend.py`` measures it over self-play and
 writes, for each number of deals still to play (1 to 5) and who captured last (the
 dealer, the other player, nobody), the shares of ``odds.Shares``; and the factors of the
-opponent model of ``inference.Model``.
+opponent model of ``inference.Model``. Its ``four`` section holds the same shares measured
+over four-player self-play (``--seats 4``), per team (the dealer's and the other), by the
+four-player deals still to play (1 or 2: a deal is 16 cards).
 
 A missing or malformed file gives the plain even estimate and the default factors
 (``load`` never raises): a bad data file makes Difícil weaker, never broken.
@@ -36,6 +38,7 @@ class Estimate:
     shares: dict[tuple[int, str], Shares] = field(default_factory=dict)
     model: Model = field(default_factory=Model)
     fitted: bool = False
+    four: dict[tuple[int, str], Shares] = field(default_factory=dict)  # four players
 
     def at(self, deals_left: int, last: str) -> Shares:
         """The shares with ``deals_left`` deals still to play (the one just dealt
@@ -43,6 +46,15 @@ class Estimate:
         capturer if the file has too few of that one, even shares if it has none."""
         found = self.shares.get((deals_left, last))
         return found if found is not None else self.shares.get((deals_left, "any"), EVEN)
+
+    def at_four(self, deals_left: int, last: str) -> Shares | None:
+        """The four-player shares (``deals_left``: four-player deals, 1 or 2; ``last``: the
+        dealer's team, the other, nobody), as ``at``; None if the file has no four-player
+        section."""
+        if not self.four:
+            return None
+        found = self.four.get((deals_left, last))
+        return found if found is not None else self.four.get((deals_left, "any"), EVEN)
 
 
 EVEN = Shares()
@@ -52,7 +64,24 @@ def parse(data: object) -> Estimate:
     """The estimate in ``data`` (the file's JSON); raises ValueError if it is malformed."""
     if not isinstance(data, dict):
         raise ValueError("not an object")
-    rows = data.get("shares")
+    shares = _shares(data.get("shares"))
+    four_data = data.get("four", {"shares": {}})
+    if not isinstance(four_data, dict):
+        raise ValueError("bad four")
+    four = _shares(four_data.get("shares"))
+    factors = data.get("model", {})
+    if not isinstance(factors, dict):
+        raise ValueError("bad model")
+    model = Model()
+    trail = factors.get("trail_with_capture", model.trail_with_capture)
+    limpia = factors.get("missed_limpia", model.missed_limpia)
+    for v in (trail, limpia):
+        if not isinstance(v, int | float) or not 0.0 < v <= 1.0:
+            raise ValueError("bad model factor")
+    return Estimate(shares, Model(float(trail), float(limpia)), fitted=True, four=four)
+
+
+def _shares(rows: object) -> dict[tuple[int, str], Shares]:
     if not isinstance(rows, dict):
         raise ValueError("no shares")
     shares: dict[tuple[int, str], Shares] = {}
@@ -68,16 +97,7 @@ def parse(data: object) -> Estimate:
         if values[3] + values[4] > 1.0:
             raise ValueError(f"bad limpia chances {key!r}")
         shares[int(deals), last] = Shares(*(float(v) for v in values))
-    factors = data.get("model", {})
-    if not isinstance(factors, dict):
-        raise ValueError("bad model")
-    model = Model()
-    trail = factors.get("trail_with_capture", model.trail_with_capture)
-    limpia = factors.get("missed_limpia", model.missed_limpia)
-    for v in (trail, limpia):
-        if not isinstance(v, int | float) or not 0.0 < v <= 1.0:
-            raise ValueError("bad model factor")
-    return Estimate(shares, Model(float(trail), float(limpia)), fitted=True)
+    return shares
 
 
 def load(path: Path = PATH) -> Estimate:

@@ -20,7 +20,11 @@ It sees only the seat's ``View``, like every level. For each decision:
    chance of winning the match with what is still to come shared out as self-play says
    it is (``odds.deal_end_chance`` with ``dealend.json``: the 18-points rule, the race to
    21 counted in order). Every candidate is played out in the same worlds with the same
-   rollout seeds, so the comparison is between moves, not between luck.
+   rollout seeds, so the comparison is between moves, not between luck. With four
+   players the three hidden hands are drawn, every seat's plays are read, the sides of
+   the deal's end are the teams (with the shares of four-player self-play: the file's
+   ``four`` section), and ``Tuning.four_share`` of the worlds are played (a deal is 16
+   plays), more when few plays are left in the deal (``four_stretch``).
 4. **More worlds where they disagree.** If the best two candidates are within
    ``Tuning.disagree_z`` standard errors of each other over those worlds,
    ``Tuning.extra_samples`` more worlds are played for the best ``extra_candidates``; the
@@ -71,8 +75,20 @@ class Tuning:
     extra_samples: int = 12
     extra_candidates: int = 3
     # with four players a deal is 16 plays, not 8: the rollouts cost twice as much, so this
-    # share of the worlds is searched (0.5 s of CPU at p99, issue 26)
-    four_share: float = 0.75
+    # share of the worlds is searched (0.5 s of CPU at p99, issue 26; 0.75 before Normal's
+    # caches and four_stretch)
+    four_share: float = 0.7
+    # with four players a rollout plays out what is left of the deal: a decision late in a
+    # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
+    # times as many (at most four_stretch times). Those decisions stay well below the cost
+    # of a deal's first plays, which set the p99 (scaled from 16 plays left, the
+    # decisions at 9-15 cost as much as the first ones and the p99 rose 0.44 -> 0.63 s).
+    # four_stretch 1.0: the same worlds at every play
+    four_stretch: float = 3.0
+    four_stretch_plays: int = 9
+    # Normal's best moves searched at the root with four players: one fewer than with two
+    # (the CPU of a decision is in proportion; with 6 the p99 was 0.53 s at load 5-6)
+    four_candidates: int = 5
     disagree_z: float = 1.0
     rollout: NormalTuning = field(default_factory=_rollout_tuning)
 
@@ -105,7 +121,8 @@ class Dificil:
             solved = solve(world, ordered, view.seat, self.tuning.solver_nodes)
             if solved is not None:
                 return solved
-        return self.search(view, ranked[: self.tuning.candidates], rng, seen)
+        count = self.tuning.candidates if view.seat_count == 2 else self.tuning.four_candidates
+        return self.search(view, ranked[:count], rng, seen)
 
     def search(
         self, view: View, candidates: list[Move], rng: random.Random, seen: Sequence[Seen] = ()
@@ -122,8 +139,9 @@ class Dificil:
         }
         samples, extra = tuning.samples, tuning.extra_samples
         if view.seat_count > 2:
-            samples = max(2, round(samples * tuning.four_share))
-            extra = round(extra * tuning.four_share)
+            share = tuning.four_share * _stretch(view, tuning)
+            samples = max(2, round(samples * share))
+            extra = round(extra * share)
         values = self._values(view, unseen, candidates, samples, inference, rng)
         totals = [sum(column) for column in values]
         order = sorted(range(len(candidates)), key=lambda i: (-round(totals[i], 9), i))
@@ -250,13 +268,19 @@ class Dificil:
         """``seat``'s chance to win the match from a position just dealt: what has been
         captured is certain, what is still to come goes to each side with the learned
         deal-end shares (``dealend``). With four players the sides are the teams (the
-        dealer's team and the other) and the shares, learned from two-player self-play, are
-        read by the cards left in the deck (``DEAL_CARDS`` of two players' deals)."""
-        deals_left = len(position.deck) // DEAL_CARDS + 1
+        dealer's team and the other) and the shares are those fitted on four-player
+        self-play (``fit_dealend.py --seats 4``), by the four-player deals left; if the file
+        has none, the two-player shares read by the cards left in the deck (``DEAL_CARDS``
+        of two players' deals)."""
         last = position.last_capturer
         dealer = team_of(position.dealer)
         key = "nobody" if last is None else ("dealer" if team_of(last) == dealer else "other")
-        shares = self.estimate.at(deals_left, key)
+        shares = None
+        if position.seat_count > 2:
+            four_deal = DEAL_CARDS * position.seat_count // 2
+            shares = self.estimate.at_four(len(position.deck) // four_deal + 1, key)
+        if shares is None:
+            shares = self.estimate.at(len(position.deck) // DEAL_CARDS + 1, key)
         return deal_end_chance(
             position.scores,
             position.captured,
@@ -265,6 +289,14 @@ class Dificil:
             shares,
             team_of(seat),
         )
+
+
+def _stretch(view: View, tuning: Tuning) -> float:
+    """How many times the worlds of a deal's first play a four-player decision gets:
+    ``four_stretch_plays`` over the plays left in this deal (the rollouts' length), at
+    least 1, at most ``four_stretch``."""
+    left = sum(view.hand_sizes)  # every hand's cards: the plays left in this deal
+    return max(1.0, min(tuning.four_stretch, tuning.four_stretch_plays / max(left, 1)))
 
 
 def _disagree(a: list[float], b: list[float], tuning: Tuning) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..engine import DECK, Card, Move, View
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
@@ -88,7 +89,14 @@ def _weights(view: View, tuning: Tuning) -> Weights:
     spades = tuple(sum(1 for c in cards if c.suit == "s") for cards in view.captured)
     card_w = 0.0 if max(counts) > HALF_DECK else tuning.card_weight
     spade_w = 0.0 if max(spades) >= SPADES_NEEDED else tuning.spade_weight
-    late = tuple(score >= LATE_SCORE for score in view.scores)
+    late = (view.scores[0] >= LATE_SCORE, view.scores[1] >= LATE_SCORE)
+    return _weight_tables(card_w, spade_w, late)
+
+
+@lru_cache(maxsize=64)
+def _weight_tables(card_w: float, spade_w: float, late: tuple[bool, bool]) -> Weights:
+    """The weights of ``_weights`` for what they depend on (a handful of cases, built once
+    each: read only)."""
     tables: list[dict[str, float]] = []
     limpias: list[float] = []
     for p in TEAMS:  # per team (with two players: per seat)
@@ -152,7 +160,7 @@ class _TableInfo:
             else:
                 kept_piles.append(pile)
         if self.sums is None:
-            self.sums = Table(loose, ()).multi  # sums of 2+ loose cards, by value
+            self.sums = _loose_sums(loose)
         groups = self.sums[value]
         if rank == 1 and taken_mask:
             groups = [g for g in groups if not g & taken_mask]
@@ -167,6 +175,13 @@ class _TableInfo:
         if cleared:
             gain += limpia
         return gain, (rest, tuple(kept_piles)), cleared
+
+
+@lru_cache(maxsize=32768)
+def _loose_sums(loose: tuple[Card, ...]) -> list[list[int]]:
+    """The masks of 2+ of ``loose`` by their sum (the engine's ``Table.multi``), cached:
+    rollouts meet the same tables again and again. Read only."""
+    return Table(loose, ()).multi
 
 
 def _best_packing(groups: list[int], weights: list[float]) -> tuple[int, float]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.ai.dealend import DEALS, EVEN, FIELDS, PATH, load, parse
+from server.ai.dealend import DEALS, EVEN, FIELDS, PATH, Estimate, load, parse
 from server.ai.dificil import Dificil
 from server.ai.odds import Shares, deal_end_chance, hand_chance
 from server.engine import Match
@@ -79,3 +79,30 @@ def test_rollouts_end_at_the_deal_with_the_estimate() -> None:
     value = dificil.deal_end(position, 0)
     assert 0.0 < value < 1.0
     assert abs(value + dificil.deal_end(position, 1) - 1.0) < 1e-9
+
+
+def test_four_players_have_shares_of_their_own() -> None:
+    """``fit_dealend.py --seats 4``: the file's ``four`` section, per team, for the one or
+    two four-player deals still to play; without it, four players fall back to the
+    two-player shares read by the cards left."""
+    estimate = load()
+    data = json.loads(PATH.read_text())
+    assert set(data["four"]["shares"]) >= {"1:any", "2:any"}
+    for deals in (1, 2):
+        found = estimate.at_four(deals, "dealer")
+        assert found is not None and found != EVEN
+    assert Estimate(shares=estimate.shares).at_four(1, "any") is None
+    # the two-player shares are not the four-player ones
+    assert estimate.at(1, "any") != estimate.at_four(1, "any")
+    four: object
+    for four in ({"shares": {"9:any": data["four"]["shares"]["1:any"]}}, {"shares": []}, []):
+        with pytest.raises(ValueError):
+            parse({**data, "four": four})
+    position = Match.new("deal-end-four", 4).position
+    fitted, plain = Dificil(), Dificil(estimate=Estimate(shares=estimate.shares))
+    for seat in range(4):
+        value = fitted.deal_end(position, seat)
+        assert 0.0 < value < 1.0
+    assert fitted.deal_end(position, 0) + fitted.deal_end(position, 1) == pytest.approx(1.0)
+    assert fitted.deal_end(position, 0) == fitted.deal_end(position, 2)
+    assert fitted.deal_end(position, 0) != plain.deal_end(position, 0)

@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 from server.ai import LEVELS, choose_for_position
-from server.ai.dificil import Dificil, Tuning
+from server.ai.dificil import Dificil, Tuning, _stretch
 from server.ai.inference import Inference, Seen
 from server.ai.normal import Tuning as NormalTuning
 from server.engine import DECK, Card, Move, Pile, Position, legal_moves, view_for
@@ -128,3 +128,19 @@ def test_the_oracle_chooses_for_a_four_player_seat_at_every_level() -> None:
         position = Position.from_json(request["position"])
         assert Move.from_json(answer["move"]) in legal_moves(position), (request, answer)
     assert refused == {"error": "the seat to move has no cards"}
+
+
+def test_late_in_a_deal_dificil_plays_more_worlds_for_a_four_player_decision() -> None:
+    """``four_stretch``: a decision with few plays left in the deal (short rollouts) gets
+    more worlds, never fewer than a deal's first play, at most ``four_stretch`` times; the
+    count depends on the hands' sizes only (what every seat sees)."""
+    tuning = Tuning()
+    stretches = {}
+    for position in four_player_positions():
+        view = view_for(position, position.turn)
+        stretches[sum(view.hand_sizes)] = _stretch(view, tuning)
+    assert stretches[16] == 1.0 and stretches.get(9, 1.0) == 1.0
+    assert all(1.0 <= s <= tuning.four_stretch for s in stretches.values())
+    small = [s for left, s in stretches.items() if left <= 4]
+    assert small and all(s > 2.0 for s in small)
+    assert _stretch(view, Tuning(four_stretch=1.0)) == 1.0
