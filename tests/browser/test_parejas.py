@@ -228,8 +228,9 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
         p.page.wait_for_function(PLAYING, timeout=15_000)
         view = last_view(p)
         assert view["status"] == "playing"
-        assert view["players"][3] == {"kind": "computer", "level": "dificil", "chair": "computer"}
-        assert view["players"][1] == {"kind": "computer", "level": "facil", "chair": "computer"}
+        computer = {"kind": "computer", "chair": "computer", "named": False}
+        assert view["players"][3] == {**computer, "level": "dificil"}
+        assert view["players"][1] == {**computer, "level": "facil"}
     # Inicio says how it goes: with Beto, against the two computers
     ana.page.click(".menu-button")
     ana.page.click("dialog.menu >> text=Salir al inicio")
@@ -385,4 +386,9 @@ def test_a_partner_who_left_is_handed_to_the_computer_by_the_table(make_player: 
     assert "juega por Beto" in ana.page.locator(".presence.takeover[data-seat='2']").inner_text()
     view = last_view(ana)
     # the computer plays his chair for now: it is still his
-    assert view["players"][2] == {"kind": "computer", "level": "normal", "chair": "person"}
+    assert view["players"][2] == {
+        "kind": "computer",
+        "level": "normal",
+        "chair": "person",
+        "named": True,
+    }
