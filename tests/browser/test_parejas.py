@@ -228,9 +228,9 @@ def test_the_creator_gives_a_missing_chair_to_the_computer(make_player: MakePlay
         p.page.wait_for_function(PLAYING, timeout=15_000)
         view = last_view(p)
         assert view["status"] == "playing"
-        computer = {"kind": "computer", "chair": "computer", "named": False}
-        assert view["players"][3] == {**computer, "level": "dificil"}
-        assert view["players"][1] == {**computer, "level": "facil"}
+        own_chair = {"kind": "computer", "chair": "computer", "named": False}
+        assert view["players"][3] == {**own_chair, "level": "dificil"}
+        assert view["players"][1] == {**own_chair, "level": "facil"}
     # Inicio says how it goes: with Beto, against the two computers
     ana.page.click(".menu-button")
     ana.page.click("dialog.menu >> text=Salir al inicio")
