@@ -56,6 +56,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -118,7 +119,10 @@ def start_server(
     synchronous: str,
     profile: str | None,
     root: Path = ROOT,
+    traced: bool = False,
 ) -> tuple[subprocess.Popen[bytes], int]:
+    """A server of ``root`` on SQLite in ``tmp``; ``traced``: under tracemalloc
+    (``traced_server.py``: a snapshot in ``tmp`` at each SIGUSR1)."""
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -141,10 +145,13 @@ def start_server(
     command = [sys.executable, "-m", "server"]
     if profile:
         command = [sys.executable, "-m", "cProfile", "-o", profile, "-m", "server"]
+    if traced:
+        command = [sys.executable, str(Path(__file__).with_name("traced_server.py"))]
+        env["TRACE_DIR"] = str(tmp)
     log = open(tmp / "server.log", "wb")  # noqa: SIM115
     env["PYTHONPATH"] = str(root)  # the server of that checkout (before/after in one run)
     proc = benchkit.started(subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log))
-    if healthy(proc, port, 30):
+    if healthy(proc, port, 120 if traced else 30):  # tracemalloc slows the start
         return proc, port
     proc.kill()
     raise SystemExit("the server did not start: " + (tmp / "server.log").read_text())
@@ -578,6 +585,7 @@ async def peoples_pace(
         await asyncio.sleep(hold / 3)  # let the new bots settle into their pace
         start = time.time()
         cpu0, bots0 = cpu_total(pids), time.process_time()
+        pauses0 = await asyncio.to_thread(gc_pauses, servers)
         frames0, bytes0 = stats.watch_frames, stats.watch_bytes
         trace = []  # RSS (MiB) every 30 s of a long step: does a room keep growing?
         while (left := start + hold * 2 / 3 - time.time()) > 0:
@@ -585,6 +593,7 @@ async def peoples_pace(
             trace.append(round(rss_total(pids) / 1024, 1))
         end = time.time()
         server_cpu = (cpu_total(pids) - cpu0) / (end - start)
+        pauses = pauses_between(pauses0, await asyncio.to_thread(gc_pauses, servers))
         bots_cpu = (time.process_time() - bots0) / (end - start)
         window = [r for t, r in stats.rtts if start <= t <= end]
         p99 = percentile([r * 1000 for r in window], 0.99)
@@ -618,6 +627,7 @@ async def peoples_pace(
                 1000 * server_cpu * (end - start) / max(1, len(window)), 3
             ),
             "bots_cpu_share": round(bots_cpu, 2),
+            **({"gc_pauses": pauses} if pauses else {}),
             "machine_load_1min": os.getloadavg()[0],
             "bots_loop_lag": summary([lag for t, lag in lags if start <= t <= end]),
             "errors": dict(stats.errors),
@@ -635,6 +645,51 @@ async def peoples_pace(
         "seats": seats,
         "steps": steps,
     }
+
+
+GC_PAUSE = re.compile(
+    r'^casino_gc_pause_seconds_(bucket|count|sum)\{generation="(\d)"(?:,le="([^"]+)")?\} (\S+)$',
+    re.M,
+)
+
+
+def gc_pauses(servers: list[str]) -> dict[str, float]:
+    """The servers' garbage collector's pauses so far (``server/web/pauses.py``), summed:
+    per generation the count, the seconds, and those over 25 and 50 ms (none from a server
+    that does not count them)."""
+    out: dict[str, float] = {}
+    for base in servers:
+        try:
+            text = httpx.get(f"{base}/metrics", timeout=30).text
+        except httpx.HTTPError:
+            continue
+        for kind, gen, le, value in GC_PAUSE.findall(text):
+            if kind == "bucket" and le not in ("0.025", "0.05"):
+                continue
+            key = f"gen{gen}_" + {"count": "count", "sum": "seconds"}.get(kind, f"le{le}")
+            out[key] = out.get(key, 0.0) + float(value)
+    return out
+
+
+def pauses_between(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The pauses of a window, per generation: how many, their mean ms, how many over 25
+    and over 50 ms."""
+    out: dict[str, Any] = {}
+
+    def grew(key: str) -> float:
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
+    for gen in ("0", "1", "2"):
+        if f"gen{gen}_count" not in after:
+            continue
+        count = grew(f"gen{gen}_count")
+        out[f"gen{gen}"] = {
+            "count": int(count),
+            "mean_ms": round(1000 * grew(f"gen{gen}_seconds") / count, 2) if count else None,
+            "over_25ms": int(count - grew(f"gen{gen}_le0.025")),
+            "over_50ms": int(count - grew(f"gen{gen}_le0.05")),
+        }
+    return out
 
 
 def pace_rooms(args: argparse.Namespace, seats: int) -> tuple[int, int]:

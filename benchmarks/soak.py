@@ -22,6 +22,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -48,16 +49,76 @@ def scrape(base: str) -> tuple[dict[str, float], dict[str, float]]:
     return parts, stops
 
 
+def snapshot(server: subprocess.Popen[bytes], tmp: Path) -> None:
+    """Asks the traced server for its next tracemalloc snapshot and waits for it."""
+    before = len(list(tmp.glob("snapshot-*.done")))
+    server.send_signal(signal.SIGUSR1)
+    deadline = time.monotonic() + 300
+    while len(list(tmp.glob("snapshot-*.done"))) == before and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+def _grouped(traces: Any, key: Any) -> dict[str, int]:
+    sums: dict[str, int] = {}
+    for trace in traces:
+        k = key(trace.traceback)
+        sums[k] = sums.get(k, 0) + trace.size
+    return sums
+
+
+def _library(tb: Any) -> str:
+    """The package that allocated (the innermost frame's: a traceback runs oldest first)."""
+    name = str(tb[-1].filename)
+    for marker in ("/site-packages/", "/lib/python3"):
+        if marker in name:
+            rest = name.split(marker, 1)[1].split("/")
+            return rest[0] if marker == "/site-packages/" else "stdlib/" + rest[1]
+    return name.split("/server/", 1)[-1] if "/server/" in name else name
+
+
+def _ours(tb: Any) -> str:
+    """The innermost frame of the server's own code that led to the allocation."""
+    for frame in reversed(tb):  # innermost first
+        if "/server/" in frame.filename and "site-packages" not in frame.filename:
+            return f"{frame.filename.split('/server/', 1)[1]}:{frame.lineno}"
+    return "(outside server/)"
+
+
+def print_traced(tmp: Path, rooms: int, rss_kib_per_room: float) -> None:
+    """What tracemalloc saw grow between the idle server and the last minute, per room:
+    by the package that allocated and by the server's line that led there."""
+    import tracemalloc
+
+    idle = tracemalloc.Snapshot.load(str(tmp / "snapshot-0")).traces
+    busy = tracemalloc.Snapshot.load(str(tmp / "snapshot-1")).traces
+    total = (sum(t.size for t in busy) - sum(t.size for t in idle)) / rooms / 1024
+    print(
+        f"traced: Python's allocations grew {total:.1f} KiB a room "
+        f"(of the RSS's {rss_kib_per_room} KiB; the rest is outside Python's allocator's view "
+        "or its free lists)",
+        flush=True,
+    )
+    for title, key in (("by package", _library), ("by the server's line", _ours)):
+        before, after = _grouped(idle, key), _grouped(busy, key)
+        grown = {k: after.get(k, 0) - before.get(k, 0) for k in after.keys() | before.keys()}
+        top = sorted(grown.items(), key=lambda kv: -kv[1])[:25]
+        print(f"  {title}:", flush=True)
+        for k, v in top:
+            print(f"    {v / rooms / 1024:7.2f} KiB a room  {k}", flush=True)
+
+
 async def soak(args: argparse.Namespace) -> None:
     os.environ["METRICS_ROOM_PARTS"] = "1"
     tmp = Path(tempfile.mkdtemp(prefix="soak-"))
-    server, port = load.start_server(tmp, args.synchronous, None)
+    server, port = load.start_server(tmp, args.synchronous, None, traced=args.trace)
     echo_proc, echo_port = echo.start(tmp)
     base = f"http://127.0.0.1:{port}"
     busy: list[subprocess.Popen[bytes]] = []
     try:
         await asyncio.sleep(2)
         idle = benchkit.rss_kib(server.pid)
+        if args.trace:
+            await asyncio.to_thread(snapshot, server, tmp)
         echo_idle = benchkit.rss_kib(echo_proc.pid)
         stats, stop = load.Stats(), asyncio.Event()
         tasks: list[asyncio.Task[None]] = []
@@ -115,8 +176,12 @@ async def soak(args: argparse.Namespace) -> None:
             rows.append(row)
             last = now
             print(json.dumps(row), flush=True)
+        if args.trace:
+            await asyncio.to_thread(snapshot, server, tmp)
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if args.trace:
+            print_traced(tmp, args.rooms, rows[-1]["kib_per_room"])
         final = rows[-1]["kib_per_room"]
         half = [r for r in rows if r["minute"] >= args.minutes / 2]
         grown = (rows[-1]["rss_mib"] - half[0]["rss_mib"]) / half[0]["rss_mib"] if half else 0
@@ -153,6 +218,11 @@ def main() -> None:
     parser.add_argument("--busy-from", type=float, default=10, help="minute")
     parser.add_argument("--busy-for", type=float, default=0, help="minutes (0: never busy)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="the server under tracemalloc: what grew, by package and by line (slower)",
+    )
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL")
     asyncio.run(soak(parser.parse_args()))
 

@@ -36,6 +36,7 @@ from ..ai.inference import Seen
 from ..cluster import WATCHERS, Claim, Hub, Lease, is_outage
 from ..config import Settings
 from ..engine import Match, Move, Position
+from ..inbox import Inbox
 from ..protocol import (
     CLOSE_RECONNECT,
     CLOSE_SERVER_ERROR,
@@ -123,7 +124,7 @@ class Room:
         self.claim = claim  # this copy's claim on the room: its writes carry its epoch
         self.deps = deps
         self._handle = handle
-        self._inbox: asyncio.Queue[Letter | None] = asyncio.Queue()  # None: wake up
+        self._inbox: Inbox[Letter | None] = Inbox()  # None: wake up
         self.stopped = False
         self.task: asyncio.Task[None] | None = None
 

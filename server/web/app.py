@@ -144,9 +144,11 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
         # room for tens of milliseconds once there are thousands of sockets.
         gc.collect()
         gc.freeze()
+        services.pauses.install()
         try:
             yield
         finally:
+            services.pauses.remove()
             if purger is not None:
                 purger.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

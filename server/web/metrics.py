@@ -29,6 +29,7 @@ from ..rooms.memory import sizes as room_sizes
 from ..rooms.stops import REASONS
 from ..store.database import SECONDS_BUCKETS, SIZE_BUCKETS, BatchStats
 from .pages import short_page
+from .pauses import GcPauses
 from .services import Services, services_of, settings_of
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -119,6 +120,26 @@ class ProcessMetrics(Collector):
             s.notifier.counts.dropped,
         )  # fmt: skip
         yield from self._writer(s.storage.db.batches)
+        yield from self._pauses(s.pauses)
+
+    def _pauses(self, pauses: GcPauses) -> Iterator[Metric]:
+        histogram = HistogramMetricFamily(
+            "casino_gc_pause_seconds",
+            "The garbage collector's pauses, by generation (server/web/pauses.py)",
+            labels=["generation"],
+        )
+        longest = GaugeMetricFamily(
+            "casino_gc_pause_longest_seconds", "The longest pause so far, by generation",
+            labels=["generation"],
+        )  # fmt: skip
+        for generation, got in pauses.by_generation.items():
+            histogram.add_metric(
+                [str(generation)], _buckets(got.seconds, SECONDS_BUCKETS, got.count),
+                got.total_seconds,
+            )  # fmt: skip
+            longest.add_metric([str(generation)], got.longest)
+        yield histogram
+        yield longest
 
     def _writer(self, stats: BatchStats) -> Iterator[Metric]:
         sizes = HistogramMetricFamily("casino_write_batch_jobs", "Jobs per committed batch")

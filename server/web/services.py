@@ -4,7 +4,7 @@ from the lifespan (``Services``). No handler makes or looks up a dependency of i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.requests import Request
 from starlette.websockets import WebSocket
@@ -19,6 +19,7 @@ from ..lobby.push import Pushes
 from ..push import Notifier
 from ..rooms import RoomRegistry, Router
 from ..store import Storage
+from .pauses import GcPauses
 from .qr import QrMaker
 
 
@@ -53,6 +54,7 @@ class Services:
     notifier: Notifier
     draining: bool = False  # a clean stop has begun: no new work
     ai: AiPool | None = None  # the computer players' pool (its queue, for /metrics)
+    pauses: GcPauses = field(default_factory=GcPauses)  # the collector's, for /metrics
 
 
 def services_of(request: Request | WebSocket) -> Services:

@@ -21,6 +21,7 @@ from ..cluster import WATCHERS, Hub, is_outage, new_conn_id
 from ..edge.limits import TokenBucket
 from ..edge.security import origin_allowed
 from ..i18n import DEFAULT, language, negotiate
+from ..inbox import Inbox
 from ..lobby.tokens import find_seat
 from ..protocol import (
     CLOSE_NORMAL,
@@ -64,7 +65,7 @@ class Socket:
         self.lang = lang  # the player's language: the errors this socket is sent
         self.id = conn_id  # names this process: the room's owner may be another one
         self.max_queue = max_queue
-        self.queue: asyncio.Queue[str | int] = asyncio.Queue()
+        self.queue: Inbox[str | int] = Inbox()
         self.closed = False
 
     def deliver(self, text: str) -> None:

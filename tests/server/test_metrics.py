@@ -4,11 +4,13 @@ served."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
+from server.web.pauses import GcPauses
 from tests.support.srvkit import Client, ServerProc, play_until
 
 
@@ -48,3 +50,39 @@ async def test_a_scrape_says_what_the_process_does(make_server: Callable[..., Se
         f"{server.base}/metrics", headers={"X-Forwarded-For": "203.0.113.7"}, timeout=10
     )
     assert outside.status_code == 404 and "casino_moves" not in outside.text
+
+
+def test_the_collectors_pauses_are_counted_by_generation_while_installed() -> None:
+    pauses = GcPauses()
+    pauses.install()
+    try:
+        gc.collect(2)
+        gc.collect(0)
+        full = pauses.by_generation[2]
+        assert full.count >= 1 and full.seconds[-1] == full.count  # cumulative buckets
+        assert 0 < full.longest <= full.total_seconds
+        assert pauses.by_generation[0].count >= 1
+    finally:
+        pauses.remove()
+    counted = pauses.by_generation[2].count
+    gc.collect(2)
+    assert pauses.by_generation[2].count == counted  # removed: no longer called
+
+
+async def test_a_scrape_tells_the_collectors_pauses(
+    make_server: Callable[..., ServerProc],
+) -> None:
+    server = make_server().start()
+    answer = httpx.get(f"{server.base}/metrics", timeout=10).text
+    families = {f.name: f for f in text_string_to_metric_families(answer)}
+    counts = {
+        s.labels["generation"]: s.value
+        for s in families["casino_gc_pause_seconds"].samples
+        if s.name.endswith("_count")
+    }
+    infinite = {
+        s.labels["generation"]: s.value
+        for s in families["casino_gc_pause_seconds"].samples
+        if s.name.endswith("_bucket") and s.labels["le"] == "+Inf"
+    }
+    assert set(counts) == {"0", "1", "2"} and infinite == counts
