@@ -24,7 +24,8 @@ It sees only the seat's ``View``, like every level. For each decision:
    players the three hidden hands are drawn, every seat's plays are read, the sides of
    the deal's end are the teams (with the shares of four-player self-play: the file's
    ``four`` section), and ``Tuning.four_share`` of the worlds are played (a deal is 16
-   plays), more when few plays are left in the deal (``four_stretch``).
+   plays), more when few plays are left in the deal (``four_stretch``); the rollouts'
+   Normal draws a single hand for the replies (``four_rollout``: cheaper, so more worlds).
 4. **More worlds where they disagree.** If the best two candidates are within
    ``Tuning.disagree_z`` standard errors of each other over those worlds,
    ``Tuning.extra_samples`` more worlds are played for the best ``extra_candidates``; the
@@ -60,6 +61,10 @@ def _rollout_tuning() -> NormalTuning:
     return NormalTuning(samples=4, max_candidates=10, min_builds=3)
 
 
+def _four_rollout_tuning() -> NormalTuning:
+    return NormalTuning(samples=1, max_candidates=10, min_builds=3)
+
+
 @dataclass(frozen=True, slots=True)
 class Tuning:
     samples: int = 12  # worlds (opponent hand and deck order) per decision
@@ -76,8 +81,11 @@ class Tuning:
     extra_candidates: int = 3
     # with four players a deal is 16 plays, not 8: the rollouts cost twice as much, so this
     # share of the worlds is searched (0.5 s of CPU at p99, issue 26; 0.75 before Normal's
-    # caches and four_stretch)
-    four_share: float = 0.7
+    # caches and four_stretch; 0.7 while the rollouts' Normal drew 4 hands for its replies:
+    # with one, four_rollout, 0.9 costs what 0.7 did, p99 0.388 against 0.395 s in two
+    # like runs of the same 40 matches, and 1.0 raised it by a fifth, 0.476 against 0.395
+    # side by side)
+    four_share: float = 0.9
     # with four players a rollout plays out what is left of the deal: a decision late in a
     # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
     # times as many (at most four_stretch times). Those decisions stay well below the cost
@@ -91,6 +99,14 @@ class Tuning:
     four_candidates: int = 5
     disagree_z: float = 1.0
     rollout: NormalTuning = field(default_factory=_rollout_tuning)
+    # the rollouts' Normal with four players (None: ``rollout``, as with two): one hand
+    # drawn for its replies, not four; the CPU saved goes to more worlds (four_share).
+    # benchmarks/dificil_regret.py, 240 four-player decisions against a 128-world
+    # reference: the regret falls steeply with the worlds (0.0089 / 0.0071 / 0.0046 /
+    # 0.0038 at 0.35 / 0.7 / 1.4 / 2.8 of them, 4 hands drawn), one hand drawn costs 0.67x
+    # the CPU at about the same regret for the same worlds (0.0077 against 0.0071, the
+    # noise about 0.001); with 0.9 of the worlds 0.0056 at 0.99x the CPU of 0.7 and 4 hands
+    four_rollout: NormalTuning | None = field(default_factory=_four_rollout_tuning)
 
 
 class Dificil:
@@ -100,6 +116,8 @@ class Dificil:
         self.tuning = tuning or Tuning()
         self.judge = Normal()
         self.policy = Normal(self.tuning.rollout)
+        four = self.tuning.four_rollout
+        self.four_policy = self.policy if four is None else Normal(four)
         self.estimate = estimate if estimate is not None else load_estimate()
 
     def choose(
@@ -249,6 +267,7 @@ class Dificil:
         world where every hand is known, the partner's only inside that world)."""
         step = play_step(world, move)
         plays = 1
+        policy = self.policy if world.seat_count == 2 else self.four_policy
         while True:
             if step.result is not None:
                 return result_chance(step.result, team_of(seat))
@@ -260,7 +279,7 @@ class Dificil:
             if not moves:  # a world the rules never reach; value it as it stands
                 team = team_of(seat)
                 return hand_chance(position.scores, position.captured, position.limpias, team)
-            chosen = moves[0] if len(moves) == 1 else self.policy.choose(view, moves, rng)
+            chosen = moves[0] if len(moves) == 1 else policy.choose(view, moves, rng)
             step = play_step(position, chosen)
             plays += 1
 

@@ -369,19 +369,16 @@ class _Decision:
             and view.opponent_hand_size <= 1
         )
         info = _TableInfo(table)
-        # each unseen card's best capture there, and its value for the opponent
-        by_rank: dict[int, Capture | None] = {}
-        values: list[float] = []
-        replies: list[Capture | None] = []
+        # the best capture there of each unseen card in a hand drawn, and its value for the
+        # opponent (only those: with few hands drawn most cards are in none)
+        unseen = self.unseen
+        values: list[float] = [0.0] * len(unseen)
+        replies: list[Capture | None] = [None] * len(unseen)
         w_opp, l_opp, opp = self.w_opp, self.l_opp, self.opp
-        for card in self.unseen:
-            rank = card.rank
-            if rank in by_rank:
-                found = by_rank[rank]
-            else:
-                found = by_rank[rank] = info.best_capture(rank, w_opp, l_opp, opp)
-            replies.append(found)
-            values.append(-1.0 if found is None else found[0] + w_opp[card.code])
+        for i in {i for hand in hands for i in hand}:
+            card = unseen[i]
+            found = replies[i] = info.best_capture(card.rank, w_opp, l_opp, opp)
+            values[i] = -1.0 if found is None else found[0] + w_opp[card.code]
         # this team's simple piles, which the opponent may raise and make its own
         raisable = [
             (j, pile[0], sum(w_opp[c.code] for c in pile[2]))

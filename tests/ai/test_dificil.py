@@ -203,3 +203,21 @@ def test_sampled_worlds_agree_with_the_view_and_the_pile_rule() -> None:
         assert view_for(world, 0) == view
         assert {9, 13} <= {c.capture_value for c in world.hands[1]}
         assert sorted(world.hands[1] + world.deck) == sorted(pos.hands[1] + pos.deck)
+
+
+def test_the_four_player_rollout_tuning_leaves_two_players_alone() -> None:
+    """``four_rollout`` is the rollouts' Normal with four players only: with two, the same
+    moves as the rollouts of ``rollout`` whatever it says."""
+    rollout = NormalTuning(samples=2, max_candidates=6, min_builds=2)
+    plain = Dificil(Tuning(samples=2, candidates=3, rollout=rollout, four_rollout=None))
+    other = Dificil(
+        Tuning(
+            samples=2,
+            candidates=3,
+            rollout=rollout,
+            four_rollout=NormalTuning(samples=1, max_candidates=2, min_builds=0, follow=0.0),
+        )
+    )
+    assert Tuning().four_rollout is not None and Tuning().four_rollout != Tuning().rollout
+    for n, pos in enumerate(_positions(4, deck=True)):
+        assert _choose(other, pos, n) == _choose(plain, pos, n)
