@@ -59,6 +59,9 @@ class Settings:
     sqlite_cache_kib: int = 512
     # glibc malloc arenas at most (server/__main__.py cap_malloc_arenas; 0: glibc's own)
     malloc_arenas: int = 2
+    # seconds between glibc's malloc_trim (server/web/trim.py: what a busy stretch made malloc
+    # hold is given back); 0: never
+    malloc_trim_seconds: float = 60.0
     client_dir: Path = ROOT / "client"
     # the client's modules are served without their comments and spare spaces (about 40% of
     # what a phone downloads, server/web/lean.py); CLIENT_JS=source serves them as written
@@ -174,6 +177,7 @@ class Settings:
             sqlite_synchronous=sync,
             sqlite_cache_kib=_number(e, "SQLITE_CACHE_KIB", cls.sqlite_cache_kib),
             malloc_arenas=_number(e, "MALLOC_ARENAS", cls.malloc_arenas),
+            malloc_trim_seconds=_number(e, "MALLOC_TRIM_SECONDS", cls.malloc_trim_seconds),
             client_dir=Path(e["CLIENT_DIR"]) if "CLIENT_DIR" in e else cls.client_dir,
             client_js_source=_choice(e, "CLIENT_JS", ("lean", "source"), "lean") == "source",
             log_level=e.get("LOG_LEVEL", cls.log_level).upper(),

@@ -32,6 +32,7 @@ from .qr import QrMaker
 from .routes import routes
 from .services import Limits, Services
 from .static import add_compression
+from .trim import run_trims
 
 
 def tuning(settings: Settings) -> Tuning:
@@ -123,6 +124,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             if settings.purge_interval > 0
             else None
         )
+        trimmer = asyncio.create_task(run_trims(settings.malloc_trim_seconds))
 
         async def drain() -> None:
             """A clean stop, before the sockets are closed: no new work, the rooms stop and
@@ -149,6 +151,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Sta
             yield
         finally:
             services.pauses.remove()
+            trimmer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await trimmer
             if purger is not None:
                 purger.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
