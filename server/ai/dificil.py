@@ -275,7 +275,10 @@ class Dificil:
             if step.dealt and plays >= self.tuning.min_plays:
                 return self.deal_end(position, seat)
             view = view_for(position, position.turn)
-            moves = legal_moves(view.as_position())
+            # the legal moves read only the mover's hand and the table: those of the position
+            # itself are the view's (``view.as_position()``), and its indexed table is the
+            # one play_step reads next (built once a play, not twice)
+            moves = legal_moves(position)
             if not moves:  # a world the rules never reach; value it as it stands
                 team = team_of(seat)
                 return hand_chance(position.scores, position.captured, position.limpias, team)
