@@ -84,11 +84,12 @@ class Tuning:
     # caches and four_stretch; 0.7 while the rollouts' Normal drew 4 hands for its replies:
     # with one, four_rollout, 0.9 costs what 0.7 did, p99 0.388 against 0.395 s in two
     # like runs of the same 40 matches, and 1.0 raised it by a fifth, 0.476 against 0.395
-    # side by side). 1.2 since the rollouts cost 0.73x with the same moves (legal moves
-    # from the position, View.unseen, Normal's loose sums): 1.33x the worlds for about the
-    # CPU of 0.9 before; benchmarks/dificil_regret.py regret 0.0048 against 0.0056 at 0.9
-    # (1.3 gave 0.0062: the noise is about 0.001)
-    four_share: float = 1.2
+    # side by side). 1.0 since the rollouts cost 0.875x with the same moves (legal moves
+    # from the position, View.unseen, Normal's loose sums; 480 decisions side by side):
+    # 12 worlds instead of 11 for about the CPU of 0.9 before. 1.2 (regret 0.0048 against
+    # 0.0056 at 0.9 in benchmarks/dificil_regret.py) raised the p99 to 0.543 s against
+    # 0.370 s beside it
+    four_share: float = 1.0
     # with four players a rollout plays out what is left of the deal: a decision late in a
     # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
     # times as many (at most four_stretch times). Those decisions stay well below the cost
