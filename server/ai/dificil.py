@@ -84,12 +84,13 @@ class Tuning:
     # caches and four_stretch; 0.7 while the rollouts' Normal drew 4 hands for its replies:
     # with one, four_rollout, 0.9 costs what 0.7 did, p99 0.388 against 0.395 s in two
     # like runs of the same 40 matches, and 1.0 raised it by a fifth, 0.476 against 0.395
-    # side by side). 1.0 since the rollouts cost 0.875x with the same moves (legal moves
-    # from the position, View.unseen, Normal's loose sums; 480 decisions side by side):
-    # 12 worlds instead of 11 for about the CPU of 0.9 before. 1.2 (regret 0.0048 against
-    # 0.0056 at 0.9 in benchmarks/dificil_regret.py) raised the p99 to 0.543 s against
-    # 0.370 s beside it
-    four_share: float = 1.0
+    # side by side). The rollouts now cost 0.875x with the same moves (legal moves from the
+    # position, View.unseen, Normal's loose sums; 480 decisions side by side), but more
+    # worlds still raised the p99 beside the old code: 1.2 (regret 0.0048 against 0.0056
+    # in benchmarks/dificil_regret.py) 0.543 against 0.370 s, 1.0 (28, 28, 25, 25 of 40 in
+    # matches 0-159 against 27, 23, 23, 28) 0.470 against 0.299 and 0.377 against 0.351 s:
+    # kept at 0.9
+    four_share: float = 0.9
     # with four players a rollout plays out what is left of the deal: a decision late in a
     # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
     # times as many (at most four_stretch times). Those decisions stay well below the cost
