@@ -139,6 +139,10 @@ def variants() -> dict[str, Tuning]:
         "main": main,
         "shipped": Tuning(),
         "s1_share1": replace(Tuning(), four_share=1.0),
+        # fourth pass: the rollouts 0.7x the CPU (same moves), their savings spent on worlds
+        "share12": replace(Tuning(), four_share=1.2),
+        "share13": replace(Tuning(), four_share=1.3),
+        "share15": replace(Tuning(), four_share=1.5),
         "worlds2": replace(main, four_share=share * 2),
         "worlds4": replace(main, four_share=share * 4),
         "half": replace(main, four_share=share / 2),

@@ -84,7 +84,12 @@ class Tuning:
     # caches and four_stretch; 0.7 while the rollouts' Normal drew 4 hands for its replies:
     # with one, four_rollout, 0.9 costs what 0.7 did, p99 0.388 against 0.395 s in two
     # like runs of the same 40 matches, and 1.0 raised it by a fifth, 0.476 against 0.395
-    # side by side)
+    # side by side). The rollouts now cost 0.875x with the same moves (legal moves from the
+    # position, View.unseen, Normal's loose sums; 480 decisions side by side), but more
+    # worlds still raised the p99 beside the old code: 1.2 (regret 0.0048 against 0.0056
+    # in benchmarks/dificil_regret.py) 0.543 against 0.370 s, 1.0 (28, 28, 25, 25 of 40 in
+    # matches 0-159 against 27, 23, 23, 28) 0.470 against 0.299 and 0.377 against 0.351 s:
+    # kept at 0.9
     four_share: float = 0.9
     # with four players a rollout plays out what is left of the deal: a decision late in a
     # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
@@ -275,7 +280,10 @@ class Dificil:
             if step.dealt and plays >= self.tuning.min_plays:
                 return self.deal_end(position, seat)
             view = view_for(position, position.turn)
-            moves = legal_moves(view.as_position())
+            # the legal moves read only the mover's hand and the table: those of the position
+            # itself are the view's (``view.as_position()``), and its indexed table is the
+            # one play_step reads next (built once a play, not twice)
+            moves = legal_moves(position)
             if not moves:  # a world the rules never reach; value it as it stands
                 team = team_of(seat)
                 return hand_chance(position.scores, position.captured, position.limpias, team)

@@ -13,10 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.ai import LEVELS, choose_for_position
-from server.ai.normal import Normal, Tuning
-from server.engine import Match, Move, Pile, Position, legal_moves, view_for
+from server.ai.normal import Normal, Tuning, _loose_sums
+from server.engine import DECK, Match, Move, Pile, Position, legal_moves, view_for
+from server.engine.moves import Table
 
-from .helpers import choose, game_positions, position, shuffle_hidden
+from .helpers import choose, four_player_positions, game_positions, position, shuffle_hidden
 
 NORMAL = LEVELS["normal"]
 FACIL = LEVELS["facil"]
@@ -208,3 +209,20 @@ def test_does_not_build_a_pile_the_opponent_can_raise_and_take() -> None:
     blind = Normal(Tuning(steal_weight=0.0))
     view = view_for(pos, 0)
     assert blind.choose(view, legal_moves(pos), random.Random(0)) == build
+
+
+def test_loose_sums_are_the_engine_tables() -> None:
+    """Normal's own sums of loose cards are the engine Table's, in the same order."""
+    rng = random.Random(5)
+    for _ in range(400):
+        loose = tuple(rng.sample(DECK, rng.randint(0, 10)))
+        assert _loose_sums.__wrapped__(loose) == Table(loose, ()).multi
+
+
+def test_unseen_is_every_card_not_seen() -> None:
+    for pos in [*_mid_game_positions(10), *four_player_positions()[:20]]:
+        for seat in range(len(pos.hands)):
+            view = view_for(pos, seat)
+            seen = {*view.hand, *view.cards, *view.captured[0], *view.captured[1]}
+            seen.update(c for pile in view.piles for c in pile.cards)
+            assert view.unseen() == set(DECK) - seen
