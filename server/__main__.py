@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import ctypes.util
 import gc
 import logging
 import socket
@@ -24,6 +22,7 @@ from .edge.connections import (
 )
 from .store import SecondProcess, lock_sqlite_file
 from .web.app import create_app
+from .web.trim import glibc_function
 
 DRAIN_SECONDS = 10.0  # a clean stop's own part, at most
 WS_MAX_SIZE = 4096  # bytes per incoming websocket frame; bigger ones close the socket (1009)
@@ -36,13 +35,8 @@ def cap_malloc_arenas(count: int) -> bool:
     aiosqlite's one thread a connection, the computer's pool), and memory freed in one is
     never used by another: the soak measured 12 KiB a room less with two
     (benchmarks/README.md). True when the cap was set (glibc only)."""
-    if count <= 0:
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return bool(libc.mallopt(M_ARENA_MAX, count))
-    except (OSError, AttributeError):  # not glibc: nothing to cap
-        return False
+    mallopt = glibc_function("mallopt") if count > 0 else None
+    return bool(mallopt(M_ARENA_MAX, count)) if mallopt is not None else False
 
 
 def main() -> None:

@@ -23,7 +23,7 @@ from functools import lru_cache
 from ..engine import DECK, Card, Move, View
 from ..engine.cards import TEN_OF_DIAMONDS, TWO_OF_SPADES
 from ..engine.hints import best_packing
-from ..engine.moves import MAX_VALUE
+from ..engine.moves import MAX_VALUE, loose_sums
 from ..engine.scoring import HALF_DECK, LATE_SCORE
 from ..engine.seats import TEAMS, next_seat, other_team, team_of, team_seats
 
@@ -180,17 +180,9 @@ class _TableInfo:
 @lru_cache(maxsize=32768)
 def _loose_sums(loose: tuple[Card, ...]) -> list[list[int]]:
     """The masks of 2+ of ``loose`` by their sum (the engine's ``Table.multi``), cached:
-    rollouts meet the same tables again and again. Read only. Built here rather than by a
-    whole ``Table`` (its other indexes are not read): the same lists, in the same order."""
-    subsets: list[tuple[int, int, int]] = [(0, 0, 0)]  # mask, sum, size
-    for i, card in enumerate(loose):
-        bit, v = 1 << i, card.value
-        subsets += [(m | bit, t + v, k + 1) for m, t, k in subsets if t + v <= MAX_VALUE]
-    multi: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
-    for mask, total, size in subsets[1:]:
-        if size >= 2:
-            multi[total].append(mask)
-    return multi
+    rollouts meet the same tables again and again. Read only. The engine's ``loose_sums``
+    alone, not a whole ``Table`` (its other indexes are not read)."""
+    return loose_sums(loose)[1]
 
 
 def _best_packing(groups: list[int], weights: list[float]) -> tuple[int, float]:

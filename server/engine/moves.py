@@ -116,6 +116,22 @@ _KIND_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 # -- the table, indexed for enumeration -------------------------------------------
 
 
+def loose_sums(cards: tuple[Card, ...]) -> tuple[list[list[int]], list[list[int]]]:
+    """The subsets of loose ``cards`` with a sum of at most 14 (aces 1), as masks by their
+    sum: those of one card or more, and those of two or more."""
+    subsets: list[tuple[int, int, int]] = [(0, 0, 0)]  # mask, sum, size
+    for i, card in enumerate(cards):
+        bit, v = 1 << i, card.value
+        subsets += [(m | bit, t + v, k + 1) for m, t, k in subsets if t + v <= MAX_VALUE]
+    sums: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
+    multi: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
+    for mask, total, size in subsets[1:]:
+        sums[total].append(mask)
+        if size >= 2:
+            multi[total].append(mask)
+    return sums, multi
+
+
 class Table:
     """The table of a position with the sums of its loose cards precomputed."""
 
@@ -125,17 +141,7 @@ class Table:
         n = len(cards)
         self.n = n
         self.items: list[str] = [c.code for c in cards] + [p.id for p in piles]
-        # subsets of loose cards with sum <= 14 (aces 1): by sum, of size >= 1 and >= 2
-        subsets: list[tuple[int, int, int]] = [(0, 0, 0)]  # mask, sum, size
-        for i, card in enumerate(cards):
-            bit, v = 1 << i, card.value
-            subsets += [(m | bit, t + v, k + 1) for m, t, k in subsets if t + v <= MAX_VALUE]
-        self.sums: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
-        self.multi: list[list[int]] = [[] for _ in range(MAX_VALUE + 1)]
-        for mask, total, size in subsets[1:]:
-            self.sums[total].append(mask)
-            if size >= 2:
-                self.multi[total].append(mask)
+        self.sums, self.multi = loose_sums(cards)
         self._capture_unions: dict[int, set[int]] = {}
         self._other_unions: dict[int, set[int]] = {}
         self._names: dict[int, frozenset[str]] = {}

@@ -68,9 +68,8 @@ class View:
         # a copy of a set hashes nothing: the deck's 52 cards are not hashed again at every
         # call (the searchers' rollouts ask this at every play)
         unseen = set(_DECK_SET)
-        captured = self.captured
         piles = (p.cards for p in self.piles)
-        unseen.difference_update(self.hand, self.cards, captured[0], captured[1], *piles)
+        unseen.difference_update(self.hand, self.cards, *self.captured, *piles)
         return unseen
 
     def to_json(self) -> dict[str, Any]:

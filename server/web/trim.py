@@ -21,16 +21,18 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 
-def _libc_trim() -> Callable[[int], int] | None:
+def glibc_function(name: str) -> Callable[..., int] | None:
+    """``name`` of glibc's malloc (``mallopt``, ``malloc_trim``), or None where the C
+    library is not glibc."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim: Callable[[int], int] = libc.malloc_trim
-        return trim
+        function: Callable[..., int] = getattr(libc, name)
+        return function
     except (OSError, AttributeError):  # not glibc
         return None
 
 
-MALLOC_TRIM = _libc_trim()
+MALLOC_TRIM = glibc_function("malloc_trim")
 
 
 def trim_malloc() -> bool:
