@@ -472,5 +472,10 @@ async def test_clocks_off_by_two_leases_change_nothing(
         assert [p.closes for p in ps] == [0, 0]
         check_nothing_lost_nothing_doubled(cluster.db, room, ps)
     logs = "".join(p.read_log() for p in cluster.procs)
-    for sign in ("lapsed", "ran out", "too late", "nothing from"):
+    # the signs of a clock misread: a lease judged lapsed, a call's deadline judged passed.
+    # Not the hub's "nothing from" (a silent peer): silence is timed on the monotonic clock,
+    # which the skew leaves alone, so it can only mean a process stood still for 1.5 s on a
+    # loaded machine (CI runs four suites side by side), which is not what this test is about;
+    # what it would do to players is asserted above (no socket closed)
+    for sign in ("lapsed", "ran out", "too late"):
         assert sign not in logs, sign
