@@ -585,7 +585,7 @@ async def peoples_pace(
         await asyncio.sleep(hold / 3)  # let the new bots settle into their pace
         start = time.time()
         cpu0, bots0 = cpu_total(pids), time.process_time()
-        pauses0 = await asyncio.to_thread(gc_pauses, servers)
+        waits0 = await asyncio.to_thread(server_waits, servers)
         frames0, bytes0 = stats.watch_frames, stats.watch_bytes
         trace = []  # RSS (MiB) every 30 s of a long step: does a room keep growing?
         while (left := start + hold * 2 / 3 - time.time()) > 0:
@@ -593,7 +593,7 @@ async def peoples_pace(
             trace.append(round(rss_total(pids) / 1024, 1))
         end = time.time()
         server_cpu = (cpu_total(pids) - cpu0) / (end - start)
-        pauses = pauses_between(pauses0, await asyncio.to_thread(gc_pauses, servers))
+        server_waited = waits_between(waits0, await asyncio.to_thread(server_waits, servers))
         bots_cpu = (time.process_time() - bots0) / (end - start)
         window = [r for t, r in stats.rtts if start <= t <= end]
         p99 = percentile([r * 1000 for r in window], 0.99)
@@ -627,7 +627,7 @@ async def peoples_pace(
                 1000 * server_cpu * (end - start) / max(1, len(window)), 3
             ),
             "bots_cpu_share": round(bots_cpu, 2),
-            **({"gc_pauses": pauses} if pauses else {}),
+            **({"waits": server_waited} if server_waited else {}),
             "machine_load_1min": os.getloadavg()[0],
             "bots_loop_lag": summary([lag for t, lag in lags if start <= t <= end]),
             "errors": dict(stats.errors),
@@ -651,43 +651,50 @@ GC_PAUSE = re.compile(
     r'^casino_gc_pause_seconds_(bucket|count|sum)\{generation="(\d)"(?:,le="([^"]+)")?\} (\S+)$',
     re.M,
 )
+WRITE_BATCH = re.compile(
+    r'^casino_write_batch_seconds_(bucket|count|sum)(?:\{le="([^"]+)"\})? (\S+)$', re.M
+)
 
 
-def gc_pauses(servers: list[str]) -> dict[str, float]:
-    """The servers' garbage collector's pauses so far (``server/web/pauses.py``), summed:
-    per generation the count, the seconds, and those over 25 and 50 ms (none from a server
-    that does not count them)."""
+def server_waits(servers: list[str]) -> dict[str, float]:
+    """What the servers' moves waited for so far, summed: the garbage collector's pauses
+    (``server/web/pauses.py``) per generation, and the writer's committed batches (a move is
+    told once its batch is): the count, the seconds, and those over 25 and 50 ms (none from a
+    server that does not count them)."""
     out: dict[str, float] = {}
     for base in servers:
         try:
             text = httpx.get(f"{base}/metrics", timeout=30).text
         except httpx.HTTPError:
             continue
-        for kind, gen, le, value in GC_PAUSE.findall(text):
+        found = [(kind, f"gen{gen}", le, value) for kind, gen, le, value in GC_PAUSE.findall(text)]
+        # the writer's committed batches, the same buckets: what a move waits for its storage
+        found += [(kind, "writes", le, value) for kind, le, value in WRITE_BATCH.findall(text)]
+        for kind, what, le, value in found:
             if kind == "bucket" and le not in ("0.025", "0.05"):
                 continue
-            key = f"gen{gen}_" + {"count": "count", "sum": "seconds"}.get(kind, f"le{le}")
+            key = f"{what}_" + {"count": "count", "sum": "seconds"}.get(kind, f"le{le}")
             out[key] = out.get(key, 0.0) + float(value)
     return out
 
 
-def pauses_between(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
-    """The pauses of a window, per generation: how many, their mean ms, how many over 25
-    and over 50 ms."""
+def waits_between(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The pauses of a window per generation, and its write batches: how many, their mean
+    ms, how many over 25 and over 50 ms."""
     out: dict[str, Any] = {}
 
     def grew(key: str) -> float:
         return after.get(key, 0.0) - before.get(key, 0.0)
 
-    for gen in ("0", "1", "2"):
-        if f"gen{gen}_count" not in after:
+    for what in ("gen0", "gen1", "gen2", "writes"):
+        if f"{what}_count" not in after:
             continue
-        count = grew(f"gen{gen}_count")
-        out[f"gen{gen}"] = {
+        count = grew(f"{what}_count")
+        out[what] = {
             "count": int(count),
-            "mean_ms": round(1000 * grew(f"gen{gen}_seconds") / count, 2) if count else None,
-            "over_25ms": int(count - grew(f"gen{gen}_le0.025")),
-            "over_50ms": int(count - grew(f"gen{gen}_le0.05")),
+            "mean_ms": round(1000 * grew(f"{what}_seconds") / count, 2) if count else None,
+            "over_25ms": int(count - grew(f"{what}_le0.025")),
+            "over_50ms": int(count - grew(f"{what}_le0.05")),
         }
     return out
 
