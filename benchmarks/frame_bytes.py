@@ -92,6 +92,7 @@ def measure(seat_count: int, matches: int) -> dict[str, Any]:
         "watcher_whole": mean(watcher_whole),
         "watcher_now": mean(watcher_now) if split else None,
         "by_key": {key: mean(sizes) for key, sizes in by_key.items()},
+        "room_keys": set(views.room_view(moment, 0)) if split else set(),
     }
 
 
@@ -99,7 +100,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--matches", type=int, default=20)
     args = parser.parse_args()
-    room_keys = getattr(views, "ROOM_KEYS", frozenset())
     for seat_count in (2, 4):
         found = measure(seat_count, args.matches)
         print(f"{seat_count} seats, {args.matches} matches, {found['moves']} moves in the last")
@@ -113,7 +113,7 @@ def main() -> None:
         print("  a seat's view by key (mean bytes; * the room part):")
         ranked = sorted(found["by_key"].items(), key=lambda kv: -kv[1])
         for key, size in ranked:
-            mark = "*" if key in room_keys else " "
+            mark = "*" if key in found["room_keys"] else " "
             print(f"    {mark} {key:16} {size:7.1f}")
 
 

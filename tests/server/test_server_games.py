@@ -182,7 +182,7 @@ async def test_rejoin_on_another_device(server: ServerProc) -> None:
     # the old token is refused; the new device goes on
     bad, _ = None, None
     bad = await Client.open(server)
-    await bad.send({"type": "hello", "version": 2, "token": room["token"], "since": None})
+    await bad.send({"type": "hello", "version": 3, "token": room["token"], "since": None})
     assert (await bad.recv())["code"] == "bad_token"
     new, welcome = await Client.hello(server, moved["token"])
     # the new device sees the same table and the same hand the old one had
