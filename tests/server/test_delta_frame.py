@@ -78,10 +78,11 @@ def test_every_key_of_a_view_is_in_exactly_one_part(
 def test_the_room_part_is_what_a_move_leaves_alone() -> None:
     """What the issue names, and nothing a move changes (a move's keys are the move
     part's)."""
-    assert ROOM_KEYS == {
+    named = {
         "seat", "seat_count", "names", "players", "match", "presence", "rematch",
         "categories", "turns", "turns_grace", "watchers", "invite", "watch_url",
     }  # fmt: skip
+    assert named == ROOM_KEYS
     m = moment(2)
     after, _ = m.match.play(Move.from_json(pick_move(views.seat_view(m, m.match.position.turn))))
     played = replace(m, match=after, state=replace(m.state, seq=1))

@@ -296,9 +296,7 @@ def apply_frame(held: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str,
     return held
 
 
-def split_frame(
-    frame: dict[str, Any], held: dict[str, Any] | None = None
-) -> list[dict[str, Any]]:
+def split_frame(frame: dict[str, Any], held: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """An ``events`` frame as one ``event`` message per event, then the mover's ``ack``;
     ``held``: the whole view after it (``apply_frame``), which each part carries instead of
     the frame's move part."""
@@ -306,8 +304,7 @@ def split_frame(
         return [frame]
     view = frame["view"] if held is None else held
     parts: list[dict[str, Any]] = [
-        {"type": "event", "seq": frame["seq"], "event": e, "view": view}
-        for e in frame["events"]
+        {"type": "event", "seq": frame["seq"], "event": e, "view": view} for e in frame["events"]
     ]
     if "id" in frame:
         parts.append({"type": "ack", "id": frame["id"], "seq": frame["seq"]})
