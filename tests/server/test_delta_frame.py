@@ -130,6 +130,15 @@ class Table:
         self.code = code
         self.checks = 0
 
+    def seat(self, seat: int) -> Client:
+        client = self.seats[seat]
+        assert client is not None, f"seat {seat} has no socket"
+        return client
+
+    async def leave(self, seat: int) -> None:
+        await self.seat(seat).close()
+        self.seats[seat] = None
+
     def listeners(self) -> list[Client]:
         return [c for c in self.seats if c is not None] + self.watchers
 
@@ -209,8 +218,8 @@ async def test_every_socket_holds_the_view_a_fresh_one_gets(server: ServerProc) 
     await table.settle(1)
 
     # moves
-    await play_two(a, b, is_event("move"))
-    await play_two(a, b, by_seat(1))
+    await play_two(table.seat(0), table.seat(1), is_event("move"))
+    await play_two(table.seat(0), table.seat(1), by_seat(1))
     await table.check()
 
     # a watcher joins (the count reaches the others in a watchers message)
@@ -220,32 +229,22 @@ async def test_every_socket_holds_the_view_a_fresh_one_gets(server: ServerProc) 
     await table.check()
 
     # a hand's end and the new deal
-    a, b = table.seats
-    assert a is not None and b is not None
-    await play_two(a, b, is_event("hand_end"))
-    await play_two(a, b, is_event("move"))  # a move of the new hand
+    await play_two(table.seat(0), table.seat(1), is_event("hand_end"))
+    await play_two(table.seat(0), table.seat(1), is_event("move"))  # a move of the new hand
     await table.check()
 
     # a friend leaves (presence) and comes back
-    a, b = table.seats
-    assert a is not None and b is not None
-    await b.close()
-    table.seats[1] = None
+    await table.leave(1)
     for c in table.listeners():
         await c.recv_until(presence(1, "away"))
     await table.check()
-    b, _ = await Client.hello(server, b_room["token"])
-    table.seats[1] = b
-    a = table.seats[0]
-    assert a is not None
-    await a.recv_until(presence(1, "here"))
+    table.seats[1], _ = await Client.hello(server, b_room["token"])
+    await table.seat(0).recv_until(presence(1, "here"))
     await table.check()
 
     # a takeover: the computer plays the friend's seat, and the friend takes it back
-    a, b = table.seats
-    assert a is not None and b is not None
-    await b.close()
-    table.seats[1] = None
+    await table.leave(1)
+    a = table.seat(0)
     left = await a.recv_until(presence(1, "away"))
     answer = await takeover_when_allowed(a, left)
     assert answer["type"] == "state", answer
@@ -254,31 +253,22 @@ async def test_every_socket_holds_the_view_a_fresh_one_gets(server: ServerProc) 
     while not my_turn(a.view):  # the computer moved: the turn is a's (the computer waits)
         await a.recv()
     await table.check()
-    b, _ = await Client.hello(server, b_room["token"])
-    table.seats[1] = b
-    for c in [table.seats[0], *table.watchers]:
-        assert c is not None
+    table.seats[1], _ = await Client.hello(server, b_room["token"])
+    for c in [table.seat(0), *table.watchers]:
         await c.recv_until(presence(1, "here"))
     await table.check()
-    a = table.seats[0]
-    assert a is not None and a.held is not None and a.held["players"][1]["kind"] == "person"
+    assert held(table.seat(0))["players"][1]["kind"] == "person"
 
     # a match's end and a rematch (a new match: its frame carries the whole view)
-    a, b = table.seats
-    assert a is not None and b is not None
-    await play_two(a, b, is_event("match_end"))
+    await play_two(table.seat(0), table.seat(1), is_event("match_end"))
     await table.check()
-    a, b = table.seats
-    assert a is not None and b is not None
-    await a.send({"type": "rematch"})
-    await b.recv_until(lambda m: m["type"] == "state" and m["view"]["rematch"][0])
-    await b.send({"type": "rematch"})
+    await table.seat(0).send({"type": "rematch"})
+    await table.seat(1).recv_until(lambda m: m["type"] == "state" and m["view"]["rematch"][0])
+    await table.seat(1).send({"type": "rematch"})
     for c in table.listeners():
         await c.recv_until(is_event("rematch"))
     await table.check()
-    a, b = table.seats
-    assert a is not None and b is not None
-    await play_two(a, b, is_event("move"))
+    await play_two(table.seat(0), table.seat(1), is_event("move"))
     await table.check()
     assert table.checks == 10
     for c in table.listeners():
