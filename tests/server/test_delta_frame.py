@@ -12,8 +12,12 @@ And the split itself: every key of a view is in exactly one of its two parts."""
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
+import subprocess
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,6 +37,8 @@ from tests.support.srvkit import (
     play_until,
     presence,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # -- the split ----------------------------------------------------------------------------
 
@@ -273,3 +279,53 @@ async def test_every_socket_holds_the_view_a_fresh_one_gets(server: ServerProc) 
     assert table.checks == 10
     for c in table.listeners():
         await c.close()
+
+
+# -- the browser's held view is the test kit's ------------------------------------------
+
+FRAMES: list[dict[str, Any]] = [
+    {"type": "welcome", "room": "r", "seat": 0, "seq": 3, "events": [],
+     "view": {"seat": 0, "seq": 3, "hand": ["9s"], "presence": [{"state": "here"},
+              {"state": "arriving"}], "watchers": 0, "players": ["p", "p"]}},
+    {"type": "events", "seq": 4, "events": [{"kind": "move"}], "view": {"seq": 4, "hand": []}},
+    {"type": "presence", "seat": 1, "presence": {"state": "away", "grace_left": 3}},
+    {"type": "watchers", "count": 2},
+    {"type": "pong"},
+    {"type": "events", "seq": 5, "events": [{"kind": "move"}], "view": {"seq": 5, "hand": ["2c"]},
+     "id": "c-1"},
+    {"type": "state", "seq": 5, "view": {"seat": 0, "seq": 5, "hand": ["2c"], "watchers": 2,
+     "presence": [{"state": "here"}, {"state": "computer"}], "players": ["p", "c"]}},
+    {"type": "events", "seq": 6, "events": [{"kind": "move"}], "view": {"seq": 6}},
+    {"type": "presence", "seat": 1, "presence": {"state": "here"}},
+]  # fmt: skip
+
+HELD_JS = """
+import { HeldView } from "./client/js/lib/heldview.js";
+const held = new HeldView();
+const frames = JSON.parse(process.argv[1]);
+const out = frames.map((f) => {
+  const seen = held.receive(f);
+  return { view: held.view, frame: seen.view ?? null };
+});
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on this machine")
+def test_the_browsers_held_view_is_the_test_kits() -> None:
+    """client/js/lib/heldview.js holds, frame after frame, the view ``srvkit.apply_frame``
+    holds (the safety check above trusts the one to speak for the other), and hands the
+    screen each ``events`` frame with that whole view."""
+    run = subprocess.run(
+        ["node", "--input-type=module", "-e", HELD_JS, json.dumps(FRAMES)],
+        cwd=ROOT, capture_output=True, text=True, check=True, timeout=60,
+    )  # fmt: skip
+    told = json.loads(run.stdout)
+    view: dict[str, Any] | None = None
+    for frame, browser in zip(FRAMES, told, strict=True):
+        view = apply_frame(view, frame)
+        assert browser["view"] == view, frame
+        if frame["type"] == "events":
+            assert browser["frame"] == view
+    assert view is not None and view["presence"][1] == {"state": "here"}
+    assert view["seq"] == 6 and view["hand"] == ["2c"] and view["players"] == ["p", "c"]
