@@ -26,6 +26,7 @@ from server.config import Settings
 from server.engine import Match, Move
 from server.rooms import views
 from server.store import RoomState, SeatState
+from tests.server.test_four_table import four_friends, play_table
 from tests.support.srvkit import (
     Client,
     ServerProc,
@@ -188,11 +189,12 @@ class Table:
 
 
 async def takeover_when_allowed(a: Client, left: dict[str, Any]) -> dict[str, Any]:
-    """``takeover`` once the grace time told in ``left`` is over: its answer."""
+    """``takeover`` of the seat ``left`` (a presence message) once the grace time it told
+    is over: its answer."""
     await asyncio.sleep(left["presence"]["grace_left"] + 0.02)  # the seconds left, as told
     deadline = time.monotonic() + 10
     while True:
-        await a.send({"type": "takeover", "level": "facil"})
+        await a.send({"type": "takeover", "level": "facil", "seat": left["seat"]})
         answer = await a.recv_until(lambda m: m["type"] in ("state", "error"))
         if answer.get("code") != "too_early" or time.monotonic() > deadline:
             return answer
@@ -329,3 +331,42 @@ def test_the_browsers_held_view_is_the_test_kits() -> None:
             assert browser["frame"] == view
     assert view is not None and view["presence"][1] == {"state": "here"}
     assert view["seq"] == 6 and view["hand"] == ["2c"] and view["players"] == ["p", "c"]
+
+
+async def test_four_seats_hold_the_view_a_fresh_one_gets(server: ServerProc) -> None:
+    """The same at a table of four: moves, a friend leaving, the computer playing their
+    chair and the friend taking it back, each seat's presence its own too."""
+    ana, seats = four_friends(server)
+    clients = [(await Client.hello(server, s["token"]))[0] for s in seats]
+    table = Table(server, list(clients), str(ana["watch_url"]).removeprefix("/v/"))
+    watcher, _ = await Client.watcher(server, table.code)
+    table.watchers.append(watcher)
+    await table.settle(1)
+
+    def people() -> tuple[Client, ...]:
+        return tuple(c for c in table.seats if c is not None)
+
+    await play_table(people(), lambda m: m["type"] == "event" and m["seq"] >= 5)
+    await table.check()
+
+    await table.leave(3)
+    left = await table.seat(0).recv_until(presence(3, "away"))
+    for c in table.listeners()[1:]:
+        await c.recv_until(presence(3, "away"))
+    await table.check()
+    first = table.seat(0)
+    answer = await takeover_when_allowed(first, left)
+    assert answer["type"] == "state" and answer["view"]["players"][3]["level"], answer
+    for c in table.listeners()[1:]:
+        await c.recv_until(lambda m: m["type"] == "state" and m["view"]["players"][3]["level"])
+    await play_table(people(), by_seat(3, "computer"))
+    while first.view is None or first.view["turn"] == 3:  # a person's turn: nobody moves
+        await first.recv()
+    await table.check()
+    table.seats[3], _ = await Client.hello(server, seats[3]["token"])
+    for c in [table.seat(0), table.seat(1), table.seat(2), *table.watchers]:
+        await c.recv_until(presence(3, "here"))
+    await table.check()
+    assert held(table.seat(1))["players"][3]["kind"] == "person"
+    for c in table.listeners():
+        await c.close()
