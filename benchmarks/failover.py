@@ -102,7 +102,7 @@ class Seat:
                         json.dumps(
                             {
                                 "type": "hello",
-                                "version": 2,
+                                "version": 3,
                                 "token": self.token,
                                 "since": self.since,
                             }
@@ -138,7 +138,8 @@ class Seat:
                     if self.pending is not None:  # its answer was lost: the same id again
                         await ws.send(json.dumps(self.pending))
                 elif kind == "events":
-                    self.since, view = msg["seq"], msg["view"]
+                    # a move's frame: its move part over the whole view (protocol 3)
+                    self.since, view = msg["seq"], {**(view or {}), **msg["view"]}
                     if self.pending is not None and msg.get("id") == self.pending["id"]:
                         self.answered()
                 elif kind == "ack":

@@ -185,7 +185,7 @@ async def bot(
     try:
         async with connect(url) as ws:
             await ws.send(
-                json.dumps({"type": "hello", "version": 2, "token": token, "since": None})
+                json.dumps({"type": "hello", "version": 3, "token": token, "since": None})
             )
             sent: dict[str, float] = {}
             pending = False
@@ -212,8 +212,8 @@ async def bot(
                 kind = msg["type"]
                 if kind == "welcome" and ready is not None:
                     ready.set()
-                if "view" in msg:
-                    view = msg["view"]
+                if "view" in msg:  # a move's frame: its move part over the whole view
+                    view = {**view, **msg["view"]} if kind == "events" and view else msg["view"]
                 if kind == "events" and "id" in msg:  # one frame per change: the ack too
                     kind = "ack"
                 if kind == "ack":
@@ -259,7 +259,7 @@ async def watcher(
     """A watcher: says ``watch`` and counts what it is sent until ``stop``."""
     try:
         async with connect(url) as ws:
-            await ws.send(json.dumps({"type": "watch", "version": 2, "code": code, "since": None}))
+            await ws.send(json.dumps({"type": "watch", "version": 3, "code": code, "since": None}))
             stopper = asyncio.create_task(stop.wait())
             stopper.add_done_callback(lambda _: asyncio.create_task(ws.close()))
             async for text in ws:

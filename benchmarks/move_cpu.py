@@ -1,8 +1,9 @@
 """A move's CPU on the server without the socket and the database (issue 31): for
 ``--matches`` seeded matches of two seats, each move as a room makes it: the engine plays it
 (``Match.play``), its events are made and encoded once, each seat's view is built (the
-options for the seat to move only) and each seat's frame encoded. The mover plays what the
-load bots play (``benchkit.pick_move`` on its view's options). CPU time per move
+options for the seat to move only; its move part alone where the server has the delta
+frame's split, as ``Room.broadcast`` sends it) and each seat's frame encoded. The mover
+plays what the load bots play (``benchkit.pick_move`` on its view's options). CPU time per move
 (``time.process_time``), this checkout against ``--baseline REV`` (its ``server/`` exported
 with ``git archive`` into a temporary folder), in alternating rounds, each in a process of
 its own.
@@ -37,6 +38,9 @@ from server.store import RoomState, SeatState
 
 matches, cpu, moves = int(sys.argv[3]), 0.0, 0
 settings = Settings()
+# a move's frame as the room sends it: its move part alone where the server has the split
+# (issue 31, the delta frame), else the whole view
+delta = hasattr(views, "move_view")
 for m in range(matches):
     seed = f"move-cpu-{m}"
     state = RoomState(
@@ -59,10 +63,10 @@ for m in range(matches):
         texts = [dumps(e) for e in events]
         state = replace(state, seq=seq)
         moment = views.Moment(state, after, events[0], 0, settings, 0.0)
-        shared = views.common(moment)
+        shared = views.common(moment, room=False) if delta else views.common(moment)
         frames = []
         for s in (0, 1):
-            seat_view = views.seat_view(moment, s, shared)
+            seat_view = (views.move_view if delta else views.seat_view)(moment, s, shared)
             frames.append(encode(Events(seq, [Raw(t) for t in texts], raw(seat_view), None)))
             if s == after.position.turn:
                 view = seat_view

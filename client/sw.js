@@ -21,6 +21,7 @@ const SHELL = [
   "/static/js/lib/connection.js",
   "/static/js/lib/device.js",
   "/static/js/lib/dom.js",
+  "/static/js/lib/heldview.js",
   "/static/js/lib/i18n.js",
   "/static/js/lib/localroom.js",
   "/static/js/lib/offlinedb.js",

@@ -79,8 +79,9 @@ def loads(text: str | bytes) -> Any:
 # the version of this protocol: a client says which it speaks in ``hello`` and ``watch``; one
 # that speaks an older one (a page or service worker cached before a change of the wire) is
 # told ``old_client`` and reloads, never fed frames it cannot read. 2: seats and teams as
-# lists (the view's ``opponent`` fields went; tables of four).
-PROTOCOL_VERSION = 2
+# lists (the view's ``opponent`` fields went; tables of four). 3: a move's ``events`` frame
+# carries the view's move part alone (issue 31, the delta frame).
+PROTOCOL_VERSION = 3
 
 
 @dataclass(frozen=True, slots=True)

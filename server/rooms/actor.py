@@ -317,34 +317,50 @@ class Room:
         for conn in self.sockets.watchers():
             await self.deps.hub.publish(self.id, WATCHERS, conn, text)
 
-    async def send_state(self) -> None:
-        """Each seat's view and the watchers' (a change that is not a move)."""
+    async def send_state(self, *, but: int | None = None) -> None:
+        """Each seat's view and the watchers' (a change that is not a move; ``but``: a seat
+        told already, by its welcome)."""
         moment = self.moment()
         shared = views.common(moment)
         for seat, _ in list(self.sockets.seated()):
-            await self.send(seat, State(self.state.seq, views.seat_view(moment, seat, shared)))
+            if seat != but:
+                view = views.seat_view(moment, seat, shared)
+                await self.send(seat, State(self.state.seq, view))
         if self.sockets.watcher_count():
             view = views.watcher_view(moment, shared)
             await self.tell_watchers(encode(State(self.state.seq, view)))
 
     async def broadcast(
-        self, seq: int, texts: list[str], mover: int | None, move_id: str | None
+        self,
+        seq: int,
+        texts: list[str],
+        mover: int | None,
+        move_id: str | None,
+        *,
+        whole: bool = False,
     ) -> None:
         """One frame per seat per change: the events and the seat's view after them (the
-        mover's copy carries its move id: its ack)."""
+        mover's copy carries its move id: its ack). A move's frame carries the view's move
+        part alone (``views.move_view``: the client keeps the rest, which a move never
+        changes, from the last whole view, ``presence`` and ``watchers`` messages); ``whole``
+        (a rematch: a new match), the whole view."""
         events = [Raw(t) for t in texts]
         moment = self.moment()
-        shared = views.common(moment) if self.listened() else None
+        shared = views.common(moment, room=whole) if self.listened() else None
+        seat_view = views.seat_view if whole else views.move_view
         for seat, _ in list(self.sockets.seated()):
-            view = raw(views.seat_view(moment, seat, shared))
+            view = raw(seat_view(moment, seat, shared))
             await self.send(seat, Events(seq, events, view, move_id if seat == mover else None))
         if self.sockets.watcher_count():  # the same frame for all of them: encoded once
-            view = raw(views.watcher_view(moment, shared))
+            watcher_view = views.watcher_view if whole else views.watcher_move_view
+            view = raw(watcher_view(moment, shared))
             await self.tell_watchers(encode(Events(seq, events, view)))
 
     async def tell_presence(self) -> None:
-        """Each seat's presence to the other seats, only when it changed (a reconnect loop
-        does not flood the others; the grace seconds left travel with the change)."""
+        """Each seat's presence to every seat (itself too: a seat's own entry is in its view,
+        which a move's frame no longer brings) and the watchers, only when it changed (a
+        reconnect loop does not flood the others; the grace seconds left travel with the
+        change)."""
         moment = self.moment()
         for seat in range(self.state.seat_count):
             now = views.presence(moment, seat)
@@ -352,9 +368,11 @@ class Room:
             if told is not None and told["state"] == now["state"] and told["level"] == now["level"]:
                 continue
             self.sockets.tell(seat, now)
-            await self.send_others(seat, Presence(seat, now))
+            text = encode(Presence(seat, now))
+            for listener, conn in list(self.sockets.seated()):
+                await self.deps.hub.publish(self.id, listener, conn, text)
             if self.sockets.watcher_count():
-                await self.tell_watchers(encode(Presence(seat, now)))
+                await self.tell_watchers(text)
 
     async def events_since(self, since: int | None) -> list[tuple[int, Raw]]:
         """The events after ``since`` of the current match (or from the previous match's

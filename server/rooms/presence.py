@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved, State, Welcome
+from ..protocol import CLOSE_SEAT_MOVED, ProtocolError, SeatMoved, Welcome
 from . import views
 from .actor import Room
 from .commands import IdleCheck, StallCheck
@@ -47,11 +47,8 @@ async def attach(room: Room, seat: int, conn: str, since: int | None) -> bool:
         seat, Welcome(room.id, seat, room.state.seq, view, await room.events_since(since))
     )
     await room.tell_presence()
-    if in_takeover:  # the takeover ended: the other seats' views change (a state)
-        moment = room.moment()
-        for other, _ in list(room.sockets.seated()):
-            if other != seat:
-                await room.send(other, State(room.state.seq, views.seat_view(moment, other)))
+    if in_takeover:  # the takeover ended: the others' views change (a state; the watchers'
+        await room.send_state(but=seat)  # too: a move's frame no longer brings who plays)
     return True
 
 

@@ -47,5 +47,5 @@ async def maybe_start(room: Room) -> bool:
     await room.write(new, match=Match.new(seed, state.seat_count), finished=finished)
     event = rematch_event(room.state.match_no)
     room.live.rematched(start, event)
-    await room.broadcast(start, [event], None, None)
+    await room.broadcast(start, [event], None, None, whole=True)  # a new match: whole views
     return True

@@ -2,7 +2,10 @@
 ``Moment`` (the room as it stands, with the time ``now`` passed in, never read here):
 
 - ``seat_view``: THE view of a seat (docs/protocol.md, "View V"); ``watcher_view``: THE
-  view of a watcher (what is face up, no hand, no deck); ``presence``: a seat's presence;
+  view of a watcher (what is face up, no hand, no deck); each is its move part
+  (``move_view``, ``watcher_move_view``: what a move's frame carries) and its room part
+  (``room_view``: who sits where and how they are, which a move leaves alone);
+  ``presence``: a seat's presence;
 - ``summary``: the public summary; ``my_game``: a seat's entry in Mis partidas;
 - ``replay_position``: a step of a finished match's replay (both hands: it is over).
 
@@ -79,25 +82,50 @@ def presence(m: Moment, seat: int) -> dict[str, Any]:
     }
 
 
-def common(m: Moment) -> dict[str, Any]:
-    """The part of the view both seats and the watchers share (built once per change)."""
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What every seat and watcher shares of one change, built once: its move part, and its
+    room part when it is sent (``None``: a move's frame, which carries no room part)."""
+
+    move: dict[str, Any]
+    room: dict[str, Any] | None
+
+
+def common(m: Moment, *, room: bool = True) -> Shared:
+    """The part of the view both seats and the watchers share (built once per change);
+    ``room=False``: its move part alone (a move's frame)."""
+    return Shared(common_move(m), common_room(m) if room else None)
+
+
+def common_move(m: Moment) -> dict[str, Any]:
+    """The shared keys a move may change: every move's frame carries them."""
     position = m.match.position
     state = m.state
     return {
         "scores": list(m.match.scores),  # after the last hand (position: before)
-        "seat_count": state.seat_count,
-        "names": list(state.names),
-        "players": [player(state, seat) for seat in range(state.seat_count)],
         "hand_sizes": [len(hand) for hand in position.hands],
         "seq": state.seq,
-        "match": state.match_no,
         "hand_number": m.match.hand_number,
         "status": room_status(state, m.match),
         "winner": m.match.winner,
         "last_move": m.last_move,
+        "tally": [tally(position.captured[team]) for team in TEAMS],
+    }
+
+
+def common_room(m: Moment) -> dict[str, Any]:
+    """The shared keys of the room part: who sits where and how they are, the match's
+    number and the room's settings. A move never changes them (or tells the change in a
+    message of its own: ``state``, ``presence``, ``watchers``), so a move's frame omits them
+    (docs/protocol.md, "View V")."""
+    state = m.state
+    return {
+        "seat_count": state.seat_count,
+        "names": list(state.names),
+        "players": [player(state, seat) for seat in range(state.seat_count)],
+        "match": state.match_no,
         "presence": [presence(m, seat) for seat in range(state.seat_count)],
         "rematch": [wants_rematch(state, seat) for seat in range(state.seat_count)],
-        "tally": [tally(position.captured[team]) for team in TEAMS],
         "categories": CATEGORIES_ES,
         "turns": state.turns,
         # por turnos: how long a friend must be away before the computer is offered
@@ -122,28 +150,58 @@ def player(state: RoomState, seat: int) -> dict[str, Any]:
     }
 
 
-def seat_view(m: Moment, seat: int, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+def seat_view(m: Moment, seat: int, shared: Shared | None = None) -> dict[str, Any]:
     """THE view of ``seat``: every message to a seat that carries a view is built here
-    (``shared``: ``common(m)`` when already built for this change)."""
+    (``shared``: ``common(m)`` when already built for this change): its move part and its
+    room part."""
+    shared = shared if shared is not None and shared.room is not None else common(m)
+    view = move_view(m, seat, shared)
+    view.update(room_view(m, seat, shared))
+    return view
+
+
+def move_view(m: Moment, seat: int, shared: Shared | None = None) -> dict[str, Any]:
+    """The move part of ``seat``'s view: what a move's ``events`` frame carries (the seat's
+    view without its room part, ``room_view``)."""
     position = m.match.position
     view = view_json(position, seat)
     del view["opponent_hand_size"]  # the engine's form for two; the wire has hand_sizes
-    view.update(shared or common(m))
-    status = view["status"]
-    my_turn = status == "playing" and position.turn == seat and not position.hand_over
-    # while a friend's chair is free, everyone seated may pass the table's invitation on
-    view["invite"] = m.state.invite if status == "waiting" else None
-    view["watch_url"] = f"/v/{m.state.watch}" if m.state.watch else None
+    del view["seat"]  # the room part's
+    view.update(shared.move if shared is not None else common_move(m))
+    my_turn = view["status"] == "playing" and position.turn == seat and not position.hand_over
     view["options"] = options(position) if my_turn else []
     return view
 
 
-def watcher_view(m: Moment, shared: dict[str, Any] | None = None) -> dict[str, Any]:
+def room_view(m: Moment, seat: int | None, shared: Shared | None = None) -> dict[str, Any]:
+    """THE room part of a view (``seat``: a seat's; None: the watchers'): the keys a move's
+    frame omits. Every key of a view is in its move part or here, never both
+    (tests/server/test_delta_frame.py)."""
+    room = shared.room if shared is not None and shared.room is not None else common_room(m)
+    if seat is None:
+        return room
+    view = {"seat": seat, **room}
+    # while a friend's chair is free, everyone seated may pass the table's invitation on
+    waiting = room_status(m.state, m.match) == "waiting"
+    view["invite"] = m.state.invite if waiting else None
+    view["watch_url"] = f"/v/{m.state.watch}" if m.state.watch else None
+    return view
+
+
+def watcher_view(m: Moment, shared: Shared | None = None) -> dict[str, Any]:
     """THE view of a watcher: every message to a watcher that carries a view is built here.
     What is face up (the engine's public view: no hand, no deck) and what both seats share;
     who plays each seat. All watchers get the same view."""
+    shared = shared if shared is not None and shared.room is not None else common(m)
+    view = watcher_move_view(m, shared)
+    view.update(room_view(m, None, shared))
+    return view
+
+
+def watcher_move_view(m: Moment, shared: Shared | None = None) -> dict[str, Any]:
+    """The move part of the watchers' view (a move's frame to them)."""
     view = public_view(m.match.position).to_json()
-    view.update(shared or common(m))
+    view.update(shared.move if shared is not None else common_move(m))
     return view
 
 

@@ -15,7 +15,7 @@ from websockets.sync.client import connect as ws_connect
 
 from tests.support.a11y import assert_no_violations
 from tests.support.browserkit import LANDSCAPE, LAPTOP, PHONE, Player, assert_fits, sheet_numbers
-from tests.support.srvkit import ServerProc, my_turn, pick_move, split_frame
+from tests.support.srvkit import ServerProc, apply_frame, my_turn, pick_move, split_frame
 
 pytestmark = pytest.mark.browser
 
@@ -753,15 +753,16 @@ class FriendBot(threading.Thread):
         try:
             with ws_connect(self.ws_url, open_timeout=10) as ws:
                 ws.send(
-                    json.dumps({"type": "hello", "version": 2, "token": self.token, "since": None})
+                    json.dumps({"type": "hello", "version": 3, "token": self.token, "since": None})
                 )
-                played = -1
+                played, held = -1, None
                 while not self.stop.is_set():
                     try:
                         frame = json.loads(ws.recv(timeout=0.1))
                     except TimeoutError:
                         continue
-                    for msg in split_frame(frame):
+                    held = apply_frame(held, frame)
+                    for msg in split_frame(frame, held):
                         self.log.append(msg)
                         event = msg.get("event") or {}
                         if event.get("kind") == "match_end":

@@ -214,7 +214,7 @@ def friend_comes_and_goes(server: ServerProc, invite: str, name: str) -> dict[st
         f"{server.base}/api/join", json={"invite": invite, "name": name}, timeout=10
     ).json()
     with ws_connect(server.ws_url, open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "version": 2, "token": seat["token"], "since": None}))
+        ws.send(json.dumps({"type": "hello", "version": 3, "token": seat["token"], "since": None}))
         while json.loads(ws.recv(timeout=10)).get("type") != "welcome":
             pass
     return dict(seat)

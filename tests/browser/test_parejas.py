@@ -354,7 +354,7 @@ def test_a_page_older_than_the_server_reloads_once(make_player: MakePlayer) -> N
     player.page.wait_for_selector("text=Hay una versión nueva del juego.")
     # the test's reload, then the page's own, once
     assert len(loads) == 2, loads
-    assert len(hellos) == 2 and all(h["version"] == 2 for h in hellos), hellos
+    assert len(hellos) == 2 and all(h["version"] == 3 for h in hellos), hellos
 
 
 def test_a_partner_who_left_is_handed_to_the_computer_by_the_table(make_player: MakePlayer) -> None:

@@ -169,7 +169,7 @@ def push_web_server(
 def play_once(server: ServerProc, token: str) -> None:
     """The seat of ``token`` plays one move on its turn from another device, and leaves."""
     with ws_connect(f"{server.ws_url}", open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "version": 2, "token": token, "since": None}))
+        ws.send(json.dumps({"type": "hello", "version": 3, "token": token, "since": None}))
         view = json.loads(ws.recv(timeout=10))["view"]
         assert my_turn(view), view
         ws.send(

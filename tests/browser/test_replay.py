@@ -14,7 +14,7 @@ from websockets.sync.client import connect as ws_connect
 
 from tests.support.a11y import assert_no_violations
 from tests.support.browserkit import LAPTOP, PHONE, Player
-from tests.support.srvkit import ServerProc, my_turn, pick_move, split_frame
+from tests.support.srvkit import ServerProc, apply_frame, my_turn, pick_move, split_frame
 from tests.support.tablekit import hold_seat
 
 pytestmark = pytest.mark.browser
@@ -28,11 +28,12 @@ def finished_computer_match(server: ServerProc) -> dict[str, Any]:
         f"{server.base}/api/rooms", json={"mode": "computer", "level": "facil", "name": "Ana"}
     ).json()
     with ws_connect(server.ws_url, open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "version": 2, "token": room["token"], "since": None}))
-        played, n = -1, 0
+        ws.send(json.dumps({"type": "hello", "version": 3, "token": room["token"], "since": None}))
+        played, n, held = -1, 0, None
         for _ in range(20000):
             frame = json.loads(ws.recv(timeout=10))
-            for msg in split_frame(frame):
+            held = apply_frame(held, frame)
+            for msg in split_frame(frame, held):
                 if msg.get("type") == "event" and msg["event"]["kind"] == "match_end":
                     return {**room, "end_seq": msg["seq"]}
                 view = msg.get("view")

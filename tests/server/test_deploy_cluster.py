@@ -421,7 +421,7 @@ def test_haproxy_checks_the_health_of_each_process(cluster: tuple[Front, list[Se
 async def ws_through(front: Front, token: str) -> Client:
     ws = await websockets.connect(f"ws://127.0.0.1:{front.port}/ws", open_timeout=TIMEOUT)
     client = Client(ws, token)
-    await client.send({"type": "hello", "version": 2, "token": token, "since": None})
+    await client.send({"type": "hello", "version": 3, "token": token, "since": None})
     welcome = await client.recv()
     assert welcome["type"] == "welcome", welcome
     return client

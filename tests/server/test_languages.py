@@ -146,7 +146,7 @@ async def hello_in(
 ) -> tuple[Client, dict[str, Any]]:
     client = await Client.open(server, **kw)
     client.token = token
-    hello: dict[str, Any] = {"type": "hello", "version": 2, "token": token, "since": None}
+    hello: dict[str, Any] = {"type": "hello", "version": 3, "token": token, "since": None}
     if lang is not None:
         hello["lang"] = lang
     await client.send(hello)
@@ -274,7 +274,7 @@ async def test_a_socket_speaks_its_browsers_language_before_hello(server: Server
         assert error["code"] == "hello_first"
         assert error["message"] == "First you need to sit at the table."
         await client.send(
-            {"type": "hello", "version": 2, "token": "nope", "since": None, "lang": "es-DO"}
+            {"type": "hello", "version": 3, "token": "nope", "since": None, "lang": "es-DO"}
         )
         error = await client.recv_until(lambda m: m["type"] == "error")
         assert error["code"] == "bad_token" and error["message"].startswith("Esa partida ya no")
@@ -287,7 +287,7 @@ async def test_a_lang_that_is_not_a_tag_is_bad_input(server: ServerProc) -> None
     client = await Client.open(server)
     try:
         await client.send(
-            {"type": "hello", "version": 2, "token": room["token"], "since": None, "lang": 7}
+            {"type": "hello", "version": 3, "token": room["token"], "since": None, "lang": 7}
         )
         error = await client.recv_until(lambda m: m["type"] == "error")
         assert error["code"] == "missing_field" and "«lang»" in error["message"]

@@ -197,7 +197,7 @@ async def test_a_row_lock_left_by_a_stopped_peer_fails_the_claim_fast(
         started = time.monotonic()
         client = await Client.open(cluster[1])
         try:
-            await client.send({"type": "hello", "version": 2, "token": a["token"], "since": None})
+            await client.send({"type": "hello", "version": 3, "token": a["token"], "since": None})
             answer = await client.recv(timeout=15)
         finally:
             await client.close()
@@ -360,7 +360,7 @@ async def test_a_watch_whose_call_timed_out_leaves_no_watcher(
     watcher = await Client.open(cluster[1])
     try:
         with paused(cluster[0]):
-            await watcher.send({"type": "watch", "version": 2, "code": code, "since": None})
+            await watcher.send({"type": "watch", "version": 3, "code": code, "since": None})
             answer = await watcher.recv(timeout=10)
         assert answer["type"] == "error" and answer["code"] == "reconnecting", answer
     finally:

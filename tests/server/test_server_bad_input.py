@@ -46,7 +46,7 @@ async def test_malformed_frames(server: ServerProc) -> None:
         ('"hola"', "bad_json"),
         ({"type": "dance"}, "unknown_type"),
         ({"no_type": 1}, "unknown_type"),
-        ({"type": "hello", "version": 2, "token": room["token"]}, "already_hello"),
+        ({"type": "hello", "version": 3, "token": room["token"]}, "already_hello"),
         ({"type": "move", "seq": 0, "move": {"kind": "trail", "card": "2h"}}, "missing_field"),
         ({"type": "move", "id": "x1", "seq": 0}, "missing_field"),
         ({"type": "move", "id": "x2", "move": {"kind": "trail", "card": "2h"}}, "missing_field"),
@@ -117,7 +117,7 @@ async def test_tokens(server: ServerProc) -> None:
     client = await Client.open(server)
     await client.send({"type": "ping"})
     assert (await client.recv())["code"] == "hello_first"
-    await client.send({"type": "hello", "version": 2, "token": "x" * 43, "since": None})
+    await client.send({"type": "hello", "version": 3, "token": "x" * 43, "since": None})
     error = await client.recv()
     assert (
         error["code"] == "bad_token"
@@ -126,9 +126,9 @@ async def test_tokens(server: ServerProc) -> None:
     )
     assert await closed_code(client) == 1008
     client = await Client.open(server)
-    await client.send({"type": "hello", "version": 2, "token": "", "since": None})
+    await client.send({"type": "hello", "version": 3, "token": "", "since": None})
     assert (await client.recv())["code"] == "missing_field"
-    await client.send({"type": "hello", "version": 2, "token": "y" * 500, "since": None})
+    await client.send({"type": "hello", "version": 3, "token": "y" * 500, "since": None})
     assert (await client.recv())["code"] == "missing_field"
     await client.close()
     await still_fine_after_hello(server)

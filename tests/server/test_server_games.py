@@ -152,8 +152,9 @@ async def test_reload_resumes_from_since(server: ServerProc) -> None:
     # a second tab with the same token replaces the first one
     one, _ = await Client.hello(server, room["token"])
     two, _ = await Client.hello(server, room["token"])
-    # (the computer's answer to the last move may reach ``one`` first)
-    moved = await one.recv_until(lambda m: m["type"] != "event")
+    # (the computer's answer to the last move may reach ``one`` first, and its own presence:
+    # every seat is told each seat's, its own too)
+    moved = await one.recv_until(lambda m: m["type"] not in ("event", "presence"))
     assert moved == {"type": "seat_moved", "rejoined": False}  # the token still works
     await two.send({"type": "ping"})
     assert (await two.recv()) == {"type": "pong"}
@@ -182,7 +183,7 @@ async def test_rejoin_on_another_device(server: ServerProc) -> None:
     # the old token is refused; the new device goes on
     bad, _ = None, None
     bad = await Client.open(server)
-    await bad.send({"type": "hello", "version": 2, "token": room["token"], "since": None})
+    await bad.send({"type": "hello", "version": 3, "token": room["token"], "since": None})
     assert (await bad.recv())["code"] == "bad_token"
     new, welcome = await Client.hello(server, moved["token"])
     # the new device sees the same table and the same hand the old one had

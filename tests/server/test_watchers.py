@@ -209,7 +209,7 @@ async def test_a_watch_code_that_does_not_exist_is_refused(server: ServerProc) -
     a_room, b_room = server.friend_room()
     for wrong in ("ZZZZZZZZZZZZ", a_room["invite"], a_room["token"][:32], a_room["room"]):
         client = await Client.open(server)
-        await client.send({"type": "watch", "version": 2, "code": wrong})
+        await client.send({"type": "watch", "version": 3, "code": wrong})
         error = await client.recv()
         assert error["type"] == "error" and error["code"] == "watch_unknown", error
         assert error["message"] == "No encontramos esa mesa para mirar. Revisa el enlace."
@@ -218,9 +218,9 @@ async def test_a_watch_code_that_does_not_exist_is_refused(server: ServerProc) -
         await client.close()  # closed by the server: its socket too
     for bad in (
         {"type": "watch"},
-        {"type": "watch", "version": 2, "code": 7},
-        {"type": "watch", "version": 2, "code": "x" * 33},
-        {"type": "watch", "version": 2, "code": "á"},
+        {"type": "watch", "version": 3, "code": 7},
+        {"type": "watch", "version": 3, "code": "x" * 33},
+        {"type": "watch", "version": 3, "code": "á"},
     ):
         client = await Client.open(server)
         await client.send(bad)
@@ -253,8 +253,8 @@ async def test_a_watcher_cannot_play_react_or_say_hello(server: ServerProc) -> N
         assert error["code"] == "watch_only", (message, error)
         assert error["message"] == "Estás mirando la mesa: desde aquí no se juega ni se reacciona."
     for message in (
-        {"type": "hello", "version": 2, "token": a_room["token"]},
-        {"type": "watch", "version": 2, "code": watch_code(a_room)},
+        {"type": "hello", "version": 3, "token": a_room["token"]},
+        {"type": "watch", "version": 3, "code": watch_code(a_room)},
     ):
         await w.send(message)
         error = await w.recv_until(lambda m: m["type"] == "error")
@@ -280,7 +280,7 @@ async def test_a_watchers_refusals_carry_the_messages_id(server: ServerProc) -> 
         ({"type": "takeover", "level": "facil", "id": "w-take"}, "watch_only"),
         ({"type": "rematch", "id": "w-again"}, "watch_only"),
         (
-            {"type": "watch", "version": 2, "code": watch_code(a_room), "id": "w-twice"},
+            {"type": "watch", "version": 3, "code": watch_code(a_room), "id": "w-twice"},
             "already_hello",
         ),
     ):
@@ -335,7 +335,7 @@ async def test_a_room_takes_at_most_max_watchers(make_server: Callable[..., Serv
     assert welcome["view"]["watchers"] == 2
     await player.recv_until(count_of(2))
     late = await Client.open(server)
-    await late.send({"type": "watch", "version": 2, "code": code})
+    await late.send({"type": "watch", "version": 3, "code": code})
     error = await late.recv()
     assert error["type"] == "error" and error["code"] == "watchers_full"
     assert "2 personas" in error["message"]

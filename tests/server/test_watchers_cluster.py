@@ -35,7 +35,7 @@ async def test_watchers_on_another_process(cluster: Cluster) -> None:
     await saw(a, watchers_count(2))
     # the cap, told from the process that does not own the room, with its number
     late = await Client.open(cluster[1])
-    await late.send({"type": "watch", "version": 2, "code": code})
+    await late.send({"type": "watch", "version": 3, "code": code})
     error = await late.recv()
     assert error["code"] == "watchers_full" and "2 personas" in error["message"], error
     with pytest.raises(websockets.ConnectionClosed):

@@ -12,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import BrowserContext, ConsoleMessage, Page, WebSocket
 
-from tests.support.srvkit import split_frame
+from tests.support.srvkit import apply_frame, split_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
@@ -68,11 +68,15 @@ class Player:
             self.errors.append(msg.text)
 
     def _on_ws(self, ws: WebSocket) -> None:
+        held: list[dict[str, Any] | None] = [None]  # this socket's whole view (apply_frame)
+
         def received(payload: str | bytes) -> None:
             if isinstance(payload, bytes):
                 payload = payload.decode()
             with contextlib.suppress(ValueError):
-                self.frames.extend(split_frame(json.loads(payload)))
+                frame = json.loads(payload)
+                held[0] = apply_frame(held[0], frame)
+                self.frames.extend(split_frame(frame, held[0]))
 
         ws.on("framereceived", received)
 

@@ -172,6 +172,7 @@ class Client:
         self.frames: list[dict[str, Any]] = []  # every frame, parsed
         self.pending: list[dict[str, Any]] = []
         self.view: dict[str, Any] | None = None
+        self.held: dict[str, Any] | None = None  # the whole view, as the browser holds it
         self.seq = 0
         self.counter = 0
         self.watch: Any = None  # called with every message received
@@ -190,7 +191,7 @@ class Client:
         client = await cls.open(server, **kw)
         client.token = token
         try:
-            await client.send({"type": "hello", "version": 2, "token": token, "since": since})
+            await client.send({"type": "hello", "version": 3, "token": token, "since": since})
             welcome = await client.recv()
             assert welcome["type"] == "welcome", welcome
         except BaseException:
@@ -205,7 +206,7 @@ class Client:
         """A watcher: ``watch`` with the watch link's code; the answer is its welcome."""
         client = await cls.open(server, **kw)
         try:
-            await client.send({"type": "watch", "version": 2, "code": code, "since": since})
+            await client.send({"type": "watch", "version": 3, "code": code, "since": since})
             welcome = await client.recv()
             assert welcome["type"] == "watching", welcome
         except BaseException:
@@ -224,7 +225,8 @@ class Client:
             self.raw.append(text)
             frame: dict[str, Any] = json.loads(text)
             self.frames.append(frame)
-            self.pending = split_frame(frame)
+            self.held = apply_frame(self.held, frame)
+            self.pending = split_frame(frame, self.held)  # its view whole, as the browser's
             # the whole frame was told at once: logged and watched at once, even if the
             # socket closes before the test reads all of its parts
             self.log.extend(self.pending)
@@ -273,12 +275,36 @@ async def close_left_open() -> None:
     Client.open_now.clear()
 
 
-def split_frame(frame: dict[str, Any]) -> list[dict[str, Any]]:
+def apply_frame(held: dict[str, Any] | None, frame: dict[str, Any]) -> dict[str, Any] | None:
+    """The whole view a client holds after ``frame``, as the browser makes it
+    (client/js/lib/heldview.js): a welcome (``welcome``, ``watching``) or a ``state``
+    replaces it, a move's ``events`` frame lays its keys (the move part) over it,
+    ``presence`` and ``watchers`` patch the keys they tell."""
+    kind = frame.get("type")
+    if kind in ("welcome", "watching", "state"):
+        return dict(frame["view"])
+    if held is None:
+        return dict(frame["view"]) if kind == "events" else None
+    if kind == "events":
+        return {**held, **frame["view"]}
+    if kind == "presence":
+        presence = list(held["presence"])
+        presence[frame["seat"]] = frame["presence"]
+        return {**held, "presence": presence}
+    if kind == "watchers":
+        return {**held, "watchers": frame["count"]}
+    return held
+
+
+def split_frame(frame: dict[str, Any], held: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """An ``events`` frame as one ``event`` message per event, then the mover's ``ack``;
+    ``held``: the whole view after it (``apply_frame``), which each part carries instead of
+    the frame's move part."""
     if frame.get("type") != "events":
         return [frame]
+    view = frame["view"] if held is None else held
     parts: list[dict[str, Any]] = [
-        {"type": "event", "seq": frame["seq"], "event": e, "view": frame["view"]}
-        for e in frame["events"]
+        {"type": "event", "seq": frame["seq"], "event": e, "view": view} for e in frame["events"]
     ]
     if "id" in frame:
         parts.append({"type": "ack", "id": frame["id"], "seq": frame["seq"]})

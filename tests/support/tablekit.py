@@ -13,7 +13,7 @@ from playwright.sync_api import Page
 from websockets.sync.client import connect as ws_connect
 
 from tests.support.browserkit import Player
-from tests.support.srvkit import ServerProc, my_turn, pick_move, split_frame
+from tests.support.srvkit import ServerProc, apply_frame, my_turn, pick_move, split_frame
 
 Message = dict[str, Any]
 
@@ -32,11 +32,12 @@ def play_by_socket(server: ServerProc, token: str, stop: Callable[[Message], boo
     """Plays seat 0 of a computer room over a websocket (``pick_move``) until a message
     satisfies ``stop``; returns it (an ``event`` message carries its ``seq``)."""
     with ws_connect(server.ws_url, open_timeout=10) as ws:
-        ws.send(json.dumps({"type": "hello", "version": 2, "token": token, "since": None}))
-        played, n = -1, 0
+        ws.send(json.dumps({"type": "hello", "version": 3, "token": token, "since": None}))
+        played, n, held = -1, 0, None
         for _ in range(20000):
             frame = json.loads(ws.recv(timeout=10))
-            for msg in split_frame(frame):
+            held = apply_frame(held, frame)
+            for msg in split_frame(frame, held):
                 if stop(msg):
                     return msg
                 view = msg.get("view")

@@ -1,11 +1,13 @@
 // The websocket to the game: says hello with the seat token (or, for a watcher, watch with
 // the watch code), keeps the last seq it saw and, when the signal drops, reconnects with
 // backoff and resumes with `since` (at once when the page comes back online or to the
-// foreground). Every frame reaches the screen as the server sent it (docs/protocol.md); an
+// foreground). Every frame reaches the screen as the server sent it (docs/protocol.md), but
+// for a move's `events` frame, whose view part is laid over the view held (heldview.js); an
 // error the server marks `"fatal": true` ends the connection. The hello says which version
 // of the protocol this page speaks: a page older than the server (kept by a cache) is told
 // `old_client` and reloads itself, once.
 
+import { HeldView } from "./heldview.js";
 import { language } from "./i18n.js";
 
 const RELOADED_KEY = "casino.oldClientReload"; // when this tab last reloaded for it
@@ -37,7 +39,8 @@ const SILENCE_MS = 60000; // no message (not even a pong) for this long: the lin
 const CHECK_MS = 6000; // after a nudge, how long a pong may take
 // the protocol this client speaks (server/protocol/incoming.py PROTOCOL_VERSION): a server
 // that speaks a newer one answers `old_client` and this page reloads
-export const PROTOCOL_VERSION = 2;
+// (3: a move's `events` frame carries the view's move part alone: lib/heldview.js)
+export const PROTOCOL_VERSION = 3;
 
 export class Connection {
   /**
@@ -58,6 +61,7 @@ export class Connection {
     this.lastMessageAt = 0;
     this.lastSeq = session.since ?? null;
     this.welcomed = false;
+    this.held = new HeldView(); // the socket's whole view: a move's frame brings a part
     this.onOnline = () => this.nudge();
     // the device says it went offline: the socket cannot be heard any more
     this.onOffline = () => this.drop();
@@ -89,6 +93,7 @@ export class Connection {
     }
     this.ws = ws;
     this.welcomed = false;
+    this.held.reset();
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(this.watching
         ? { type: "watch", version: PROTOCOL_VERSION, code: this.session.watch,
@@ -115,8 +120,10 @@ export class Connection {
     });
   }
 
-  receive(msg) {
+  receive(frame) {
     this.lastMessageAt = Date.now();
+    // an `events` frame's view made whole again: the screens see whole views, as before
+    const msg = this.held.receive(frame);
     const welcome = msg.type === "welcome" || msg.type === "watching";
     if (typeof msg.seq === "number" && (welcome || msg.type === "events")) {
       this.lastSeq = Math.max(this.lastSeq ?? 0, msg.seq);
