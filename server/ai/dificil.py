@@ -42,7 +42,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import DECK, Card, Move, Position, View, legal_moves, play_step, view_for
+from ..engine import DECK, Card, Move, Position, View, legal_moves, play_legal, view_for
 from ..engine.seats import others, team_of
 from .dealend import Estimate
 from .dealend import load as load_estimate
@@ -270,7 +270,9 @@ class Dificil:
         deal (and the next one, if fewer than ``Tuning.min_plays`` plays were left) played
         by Normal's judgement for every seat (with four, the partner's too: a rollout is a
         world where every hand is known, the partner's only inside that world)."""
-        step = play_step(world, move)
+        # the candidates and the rollouts' moves are legal moves of their positions: played
+        # without checking the rules again (``play_legal``)
+        step = play_legal(world, move)
         plays = 1
         policy = self.policy if world.seat_count == 2 else self.four_policy
         while True:
@@ -282,13 +284,13 @@ class Dificil:
             view = view_for(position, position.turn)
             # the legal moves read only the mover's hand and the table: those of the position
             # itself are the view's (``view.as_position()``), and its indexed table is the
-            # one play_step reads next (built once a play, not twice)
+            # one play_legal reads next (built once a play, not twice)
             moves = legal_moves(position)
             if not moves:  # a world the rules never reach; value it as it stands
                 team = team_of(seat)
                 return hand_chance(position.scores, position.captured, position.limpias, team)
             chosen = moves[0] if len(moves) == 1 else policy.choose(view, moves, rng)
-            step = play_step(position, chosen)
+            step = play_legal(position, chosen)
             plays += 1
 
     def deal_end(self, position: Position, seat: int) -> float:
