@@ -26,13 +26,15 @@ It sees only the seat's ``View``, like every level. For each decision:
    ``four`` section), and ``Tuning.four_share`` of the worlds are played (a deal is 16
    plays), more when few plays are left in the deal (``four_stretch``); the rollouts'
    Normal draws a single hand for the replies (``four_rollout``: cheaper, so more worlds).
+   The rollouts play their legal moves without checking them again (``play_legal``).
 4. **More worlds where they disagree.** If the best two candidates are within
    ``Tuning.disagree_z`` standard errors of each other over those worlds,
    ``Tuning.extra_samples`` more worlds are played for the best ``extra_candidates``; the
-   move with the largest sum is chosen.
+   move with the largest sum is chosen. With four players a decision spends at most
+   ``Tuning.four_plays`` rollout plays, these extra worlds included.
 
 Everything is driven by ``rng`` and fixed counts (samples, candidates, extra worlds,
-solver nodes), never by a clock: a seed gives the same move on any machine.
+rollout plays, solver nodes), never by a clock: a seed gives the same move on any machine.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import DECK, Card, Move, Position, View, legal_moves, play_step, view_for
+from ..engine import DECK, Card, Move, Position, View, legal_moves, play_legal, view_for
 from ..engine.seats import others, team_of
 from .dealend import Estimate
 from .dealend import load as load_estimate
@@ -80,17 +82,22 @@ class Tuning:
     extra_samples: int = 12
     extra_candidates: int = 3
     # with four players a deal is 16 plays, not 8: the rollouts cost twice as much, so this
-    # share of the worlds is searched (0.5 s of CPU at p99, issue 26; 0.75 before Normal's
-    # caches and four_stretch; 0.7 while the rollouts' Normal drew 4 hands for its replies:
-    # with one, four_rollout, 0.9 costs what 0.7 did, p99 0.388 against 0.395 s in two
-    # like runs of the same 40 matches, and 1.0 raised it by a fifth, 0.476 against 0.395
-    # side by side). The rollouts now cost 0.875x with the same moves (legal moves from the
-    # position, View.unseen, Normal's loose sums; 480 decisions side by side), but more
-    # worlds still raised the p99 beside the old code: 1.2 (regret 0.0048 against 0.0056
-    # in benchmarks/dificil_regret.py) 0.543 against 0.370 s, 1.0 (28, 28, 25, 25 of 40 in
-    # matches 0-159 against 27, 23, 23, 28) 0.470 against 0.299 and 0.377 against 0.351 s:
-    # kept at 0.9
-    four_share: float = 0.9
+    # share of the worlds is searched (0.5 s of CPU at p99, issue 26). 0.9 until the fifth
+    # pass: more worlds raised the p99 (1.0: 0.470 against 0.299 s beside the old code),
+    # whose tail was then the garbage collector's full collections (0.2-0.4 s each, walking
+    # Normal's cached loose sums; now tuples it leaves alone) and the decisions at a deal's
+    # first plays with extra worlds, now capped by four_plays. With both, 1.3 won 139/200
+    # matches against Normal's team (0.9: 125/200) at a p99 of 0.25-0.33 s by 40 matches
+    # (benchmarks/README.md, issue 26's fifth pass)
+    four_share: float = 1.3
+    # with four players, the rollout plays a decision may spend at most (the worlds times
+    # the candidates times the plays left in the deal, the extra worlds included; 0: no
+    # cap): a count, not a clock. The decisions at a deal's first plays whose best two
+    # disagree set the p99 (5 x 11 + 3 x 11 rollouts of 16 plays with 0.9 of the worlds,
+    # 1,408 plays): with 1.3 of the worlds uncapped they reach 2,048 plays, capped at 1,800
+    # the extra worlds get what is left (400 decisions: p99 0.352 -> 0.258 s, max 0.435 ->
+    # 0.295 s)
+    four_plays: int = 1800
     # with four players a rollout plays out what is left of the deal: a decision late in a
     # deal has shorter rollouts, so it gets more worlds: four_stretch_plays / plays left
     # times as many (at most four_stretch times). Those decisions stay well below the cost
@@ -161,15 +168,23 @@ class Dificil:
             for s in others(view.seat, view.seat_count)
         }
         samples, extra = tuning.samples, tuning.extra_samples
+        length = 0  # a rollout's plays: what is left of the deal (four players)
         if view.seat_count > 2:
             share = tuning.four_share * _stretch(view, tuning)
             samples = max(2, round(samples * share))
             extra = round(extra * share)
+            length = max(1, sum(view.hand_sizes))
+            if tuning.four_plays:
+                samples = max(2, min(samples, tuning.four_plays // (len(candidates) * length)))
         values = self._values(view, unseen, candidates, samples, inference, rng)
         totals = [sum(column) for column in values]
         order = sorted(range(len(candidates)), key=lambda i: (-round(totals[i], 9), i))
+        top = order[: tuning.extra_candidates]
+        if length and tuning.four_plays:
+            # the extra worlds get what the budget has left
+            spent = samples * len(candidates) * length
+            extra = min(extra, max(0, tuning.four_plays - spent) // (len(top) * length))
         if extra and _disagree(values[order[0]], values[order[1]], tuning):
-            top = order[: tuning.extra_candidates]
             more = self._values(view, unseen, [candidates[i] for i in top], extra, inference, rng)
             for i, column in zip(top, more, strict=True):
                 totals[i] += sum(column)
@@ -270,7 +285,9 @@ class Dificil:
         deal (and the next one, if fewer than ``Tuning.min_plays`` plays were left) played
         by Normal's judgement for every seat (with four, the partner's too: a rollout is a
         world where every hand is known, the partner's only inside that world)."""
-        step = play_step(world, move)
+        # the candidates and the rollouts' moves are legal moves of their positions: played
+        # without checking the rules again (``play_legal``)
+        step = play_legal(world, move)
         plays = 1
         policy = self.policy if world.seat_count == 2 else self.four_policy
         while True:
@@ -282,13 +299,13 @@ class Dificil:
             view = view_for(position, position.turn)
             # the legal moves read only the mover's hand and the table: those of the position
             # itself are the view's (``view.as_position()``), and its indexed table is the
-            # one play_step reads next (built once a play, not twice)
+            # one play_legal reads next (built once a play, not twice)
             moves = legal_moves(position)
             if not moves:  # a world the rules never reach; value it as it stands
                 team = team_of(seat)
                 return hand_chance(position.scores, position.captured, position.limpias, team)
             chosen = moves[0] if len(moves) == 1 else policy.choose(view, moves, rng)
-            step = play_step(position, chosen)
+            step = play_legal(position, chosen)
             plays += 1
 
     def deal_end(self, position: Position, seat: int) -> float:

@@ -17,6 +17,7 @@ cards are exactly the opponent's hand, and the expectation becomes exact.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -126,7 +127,7 @@ class _TableInfo:
 
     def __init__(self, table: SimTable) -> None:
         self.loose, self.piles = table
-        self.sums: list[list[int]] | None = None
+        self.sums: Sums | None = None
         self.cache: dict[tuple[int, int], Capture | None] = {}
 
     def best_capture(
@@ -161,7 +162,7 @@ class _TableInfo:
                 kept_piles.append(pile)
         if self.sums is None:
             self.sums = _loose_sums(loose)
-        groups = self.sums[value]
+        groups: Sequence[int] = self.sums[value]
         if rank == 1 and taken_mask:
             groups = [g for g in groups if not g & taken_mask]
         if groups:
@@ -177,15 +178,22 @@ class _TableInfo:
         return gain, (rest, tuple(kept_piles)), cleared
 
 
+# the masks of loose cards by their sum, as tuples: a cached table of ints only, which the
+# garbage collector stops tracking (as lists, the 32,768 tables of the cache below were
+# half a million lists that every full collection walked: 0.2-0.4 s of CPU each, the
+# slowest of Difícil's decisions, issue 26)
+Sums = tuple[tuple[int, ...], ...]
+
+
 @lru_cache(maxsize=32768)
-def _loose_sums(loose: tuple[Card, ...]) -> list[list[int]]:
+def _loose_sums(loose: tuple[Card, ...]) -> Sums:
     """The masks of 2+ of ``loose`` by their sum (the engine's ``Table.multi``), cached:
     rollouts meet the same tables again and again. Read only. The engine's ``loose_sums``
     alone, not a whole ``Table`` (its other indexes are not read)."""
-    return loose_sums(loose)[1]
+    return tuple(tuple(masks) for masks in loose_sums(loose)[1])
 
 
-def _best_packing(groups: list[int], weights: list[float]) -> tuple[int, float]:
+def _best_packing(groups: Sequence[int], weights: list[float]) -> tuple[int, float]:
     """The most valuable union of disjoint groups (masks of loose cards), with its weight:
     the engine's search for *Llevarte*, with a small step budget so a decision never stalls
     on a table far more crowded than games make."""

@@ -7,7 +7,16 @@ from .cards import DECK, Card
 from .errors import EngineError, IllegalMove, InvalidMove, NotationError
 from .hints import BuildIdea, CardOptions, card_options, hand_options
 from .match import Match, shuffled_deck, start_hand
-from .moves import Move, Step, check_move, legal_moves, moves_for_card, play, play_step
+from .moves import (
+    Move,
+    Step,
+    check_move,
+    legal_moves,
+    moves_for_card,
+    play,
+    play_legal,
+    play_step,
+)
 from .position import Pile, Position
 from .scoring import CATEGORIES, CATEGORY_NAMES_ES, HandResult, score_hand
 from .view import PublicView, View, public_view, view_for, view_json
@@ -37,6 +46,7 @@ __all__ = [
     "legal_moves",
     "moves_for_card",
     "play",
+    "play_legal",
     "play_step",
     "public_view",
     "score_hand",

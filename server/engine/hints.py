@@ -118,7 +118,7 @@ def mask_weight(mask: int, weights: Sequence[float]) -> float:
 
 
 def best_packing(
-    groups: list[int], avail: int, weights: Sequence[float], budget: int = SEARCH_BUDGET
+    groups: Sequence[int], avail: int, weights: Sequence[float], budget: int = SEARCH_BUDGET
 ) -> tuple[float, int]:
     """The heaviest union of disjoint ``groups`` inside ``avail``: (weight, mask).
 

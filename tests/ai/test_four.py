@@ -7,6 +7,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
+
+import server.ai.dificil as dificil_module
+from server import engine
 from server.ai import LEVELS, choose_for_position
 from server.ai.dificil import Dificil, Tuning, _stretch
 from server.ai.inference import Inference, Seen
@@ -144,3 +148,36 @@ def test_late_in_a_deal_dificil_plays_more_worlds_for_a_four_player_decision() -
     small = [s for left, s in stretches.items() if left <= 4]
     assert small and all(s > 2.0 for s in small)
     assert _stretch(view, Tuning(four_stretch=1.0)) == 1.0
+
+
+def test_a_four_player_decision_spends_at_most_four_plays_rollout_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``four_plays`` caps the rollout plays of a decision, the extra worlds included (a
+    count, so the same move on any machine); a deal's first plays cost more without it."""
+    played = [0]
+    play_legal = engine.play_legal
+
+    def counted(position: Position, move: Move) -> object:
+        played[0] += 1
+        return play_legal(position, move)
+
+    monkeypatch.setattr(dificil_module, "play_legal", counted)
+    rollout = NormalTuning(samples=1, max_candidates=4, min_builds=1)
+    capped = Dificil(Tuning(four_share=1.0, four_plays=400, four_rollout=rollout))
+    free = Dificil(Tuning(four_share=1.0, four_plays=0, four_rollout=rollout))
+    first = [
+        p
+        for p in four_player_positions()
+        if sum(len(h) for h in p.hands) >= 15 and len(legal_moves(p)) >= 3
+    ][:3]
+    assert first
+    for n, position in enumerate(first):
+        view = view_for(position, position.turn)
+        moves = legal_moves(view.as_position())
+        spent = []
+        for player in (capped, free):
+            played[0] = 0
+            assert player.choose(view, moves, random.Random(n)) in moves
+            spent.append(played[0])
+        assert 0 < spent[0] <= 400 < spent[1], spent

@@ -3,6 +3,7 @@ legal move, and plays sensibly in a few clear-cut spots."""
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import subprocess
@@ -212,11 +213,18 @@ def test_does_not_build_a_pile_the_opponent_can_raise_and_take() -> None:
 
 
 def test_loose_sums_are_the_engine_tables() -> None:
-    """Normal's own sums of loose cards are the engine Table's, in the same order."""
+    """Normal's own sums of loose cards are the engine Table's, in the same order, as
+    tuples of ints only: the cache's tables are left alone by the garbage collector."""
     rng = random.Random(5)
+    made = []
     for _ in range(400):
         loose = tuple(rng.sample(DECK, rng.randint(0, 10)))
-        assert _loose_sums.__wrapped__(loose) == Table(loose, ()).multi
+        sums = _loose_sums.__wrapped__(loose)
+        assert [list(masks) for masks in sums] == Table(loose, ()).multi
+        made.append(sums)
+    gc.collect()  # the inner tuples are found to hold ints only,
+    gc.collect()  # then the outer ones, made of them
+    assert not any(gc.is_tracked(sums) for sums in made)
 
 
 def test_unseen_is_every_card_not_seen() -> None:

@@ -21,6 +21,7 @@ from server.engine import (
     Position,
     legal_moves,
     play,
+    play_legal,
     play_step,
     shuffled_deck,
     view_for,
@@ -62,6 +63,33 @@ def test_every_listed_move_is_accepted_by_play() -> None:
         for move in legal_moves(position):
             after = play(position, move)
             assert after.turn == 1 - position.turn or after.hand_over
+
+
+def _steps_agree(position: Position) -> int:
+    count = 0
+    for move in legal_moves(position):
+        # each on a fresh copy: neither reads the table the other indexed
+        fresh = Position.parse(position.to_text())
+        assert play_legal(fresh, move) == play_step(position, move), (position, move)
+        count += 1
+    return count
+
+
+def test_a_legal_move_played_unchecked_gives_the_checked_step() -> None:
+    """``play_legal`` (a searcher's rollouts) is ``play_step`` without the checks: the
+    same step for every legal move, with two players and four (double piles included)."""
+    count = 0
+    for position in [*game_positions()[::2], *game_positions(4)[::2]]:
+        count += _steps_agree(position)
+    assert count > 1000
+
+
+@FAST
+@given(small_positions())
+def test_a_legal_move_played_unchecked_gives_the_checked_step_on_small_positions(
+    position: Position,
+) -> None:
+    _steps_agree(position)
 
 
 @FAST
