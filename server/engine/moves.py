@@ -351,10 +351,8 @@ def play(position: Position, move: Move) -> Position:
 
 
 def check_move(position: Position, move: Move) -> tuple[Table, int, bool]:
-    """Raises IllegalMove unless ``move`` is legal.
-
-    Returns the indexed table, the take mask and whether a build makes a double pile.
-    """
+    """Raises IllegalMove unless ``move`` is legal; returns the indexed table, the take
+    mask and whether a build makes a double pile."""
     seat = position.turn
     card = move.card
     if position.hand_over:
@@ -485,16 +483,13 @@ def play_step(position: Position, move: Move) -> Step:
 
 
 def play_legal(position: Position, move: Move) -> Step:
-    """``play_step`` for a move known to be legal (one of ``legal_moves(position)``): the
-    rules are not checked again (a searcher's rollouts play thousands of such moves). The
-    same step as ``play_step``; a move that is not legal gives a position the rules never
-    reach, or an error."""
+    """``play_step`` for one of ``legal_moves(position)``, its rules not checked again (a
+    searcher's rollouts): a move that is not legal gives a position never reached, or an error."""
     table = table_of(position)
     mask = table.mask_of(move.take) or 0
     double = False
     if move.kind == "build":
-        # a legal build is a double pile unless its take-set is one group with the card
-        # (``build_kind``)
+        # a legal build is a double pile unless its take is one group with the card
         value = move.value or 0
         double = mask not in card_groups(table, move.card, value, position.turn)
     return _step(position, move, table, mask, double)
@@ -605,7 +600,7 @@ def short_es(card: Card) -> str:
     return _SHORT_ES.get(card.rank, f"el {card.rank}")
 
 
-def value_es(value: int) -> str:
+def value_es(value: int) -> str:  # a build's value as a refusal words it
     return "14 (con un as)" if value == MAX_VALUE else str(value)
 
 
@@ -617,7 +612,8 @@ def _trail_error(position: Position, card: Card) -> IllegalMove:
             "llévatelo o construye.",
         )
     table = table_of(position)
-    pair = table.cards[_lowest(table.rank_mask(card.rank))]  # the first on the table
+    pairs = table.rank_mask(card.rank)
+    pair = table.cards[(pairs & -pairs).bit_length() - 1]  # the first on the table
     return IllegalMove(
         "trail_pairs",
         f"No puedes echar {short_es(card)}: hace pareja con {short_es(card)} de la mesa.",
@@ -686,21 +682,11 @@ def _build_error(
 
 
 def _bits(mask: int) -> Iterator[int]:
-    i = 0
-    while mask:
-        if mask & 1:
-            yield i
-        mask >>= 1
-        i += 1
-
-
-def _lowest(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
+    return (i for i in range(mask.bit_length()) if mask >> i & 1)
 
 
 def _item(table: Table, index: int) -> str | int:
-    """A table item as a refusal's arguments name it: a card by its code, a pile by its
-    value."""
+    """A table item as a refusal's arguments name it: a card's code, a pile's value."""
     if index < table.n:
         return table.cards[index].code
     return table.piles[index - table.n].value
