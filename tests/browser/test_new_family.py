@@ -479,6 +479,8 @@ def test_words_on_a_laptop_and_in_como_se_juega(make_player: MakePlayer) -> None
     tagline = page.locator(".tagline").inner_text()
     assert "celular" not in tagline, tagline  # a laptop is no phone
     page.get_by_role("button", name="Cómo se juega").click()
+    # the page is drawn after the click returns: read it once its words are there
+    page.get_by_text("Llevarte solo se lleva", exact=False).first.wait_for()
     text = page.locator("main").inner_text()
     assert "nada más" not in text  # "solo" said once
     assert "Llevarte solo se lleva las iguales y los montones, y deja las sumas" in " ".join(
